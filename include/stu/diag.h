@@ -1,0 +1,47 @@
+// Diagnostics: gcc-style `FILE:LINE:COL: error: message`, collected (never thrown).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "stu/isa/instruction.h"
+
+namespace stu {
+
+enum class Severity : uint8_t { Note, Warning, Error };
+std::string_view to_string(Severity s);
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  isa::Loc loc;
+  std::string message;
+};
+
+// Collects diagnostics in order. Cheap to keep per file.
+class Diagnostics {
+ public:
+  void error(isa::Loc loc, std::string message) { add(Severity::Error, loc, std::move(message)); }
+  void warning(isa::Loc loc, std::string message) {
+    add(Severity::Warning, loc, std::move(message));
+  }
+  void note(isa::Loc loc, std::string message) { add(Severity::Note, loc, std::move(message)); }
+  void add(Severity s, isa::Loc loc, std::string message);
+
+  const std::vector<Diagnostic>& all() const { return diags_; }
+  size_t error_count() const { return errors_; }
+  size_t warning_count() const { return warnings_; }
+  bool has_errors() const { return errors_ != 0; }
+  void clear();
+
+  // Print as `file:line:col: severity: message`, one per line.
+  void print(std::ostream& os, const std::string& file) const;
+
+ private:
+  std::vector<Diagnostic> diags_;
+  size_t errors_ = 0;
+  size_t warnings_ = 0;
+};
+
+}  // namespace stu

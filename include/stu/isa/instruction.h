@@ -1,0 +1,132 @@
+// The decoded form of one PTX store-family instruction (`st`, `st.async`, `tcgen05.st`).
+//
+// One value type for every form, so the validator, the lowering, the golden model and the
+// RTL/TLM stimulus generators all consume the same thing. Qualifiers keep what was written
+// (an absent family is `nullopt`); semantic defaults are derived by the accessors below.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stu/isa/types.h"
+
+namespace stu::isa {
+
+// 1-based source position; line 0 means "no position".
+struct Loc {
+  uint32_t line = 0;
+  uint32_t col = 0;
+};
+
+enum class Opcode : uint8_t { St, StAsync, Tcgen05St };
+std::string_view to_string(Opcode op);  // "st", "st.async", "tcgen05.st"
+
+// `@%p` / `@!%p`.
+struct Guard {
+  std::string reg;  // empty when the instruction is not predicated
+  bool negated = false;
+  Loc loc;
+  bool present() const { return !reg.empty(); }
+};
+
+// A qualifier as written, kept for diagnostics (column of each) and to detect duplicates.
+enum class QualFamily : uint8_t {
+  Sem,
+  Mmio,
+  Scope,
+  Space,
+  CacheOp,
+  L1Evict,
+  L2Evict,
+  CacheHint,
+  Vec,
+  Type,
+  Async,       // the `.async` of st.async
+  Completion,  // .mbarrier::complete_tx::bytes
+  Sync,
+  Aligned,
+  Shape,
+  Num,
+  Unpack,
+};
+
+struct Qualifier {
+  QualFamily family;
+  uint8_t value = 0;  // the enum value within the family (num: the repeat count)
+  Loc loc;            // position of the leading dot
+};
+
+// A source (or policy) operand.
+struct Operand {
+  enum class Kind : uint8_t { Register, Immediate, Sink };
+  Kind kind = Kind::Register;
+  std::string text;  // register name or the immediate as written
+  Loc loc;
+};
+
+// The address operand `[...]`.
+struct Address {
+  enum class Base : uint8_t { Register, Symbol, Immediate };
+  Base base = Base::Register;
+  std::string name;     // register or variable name (empty for an immediate address)
+  int64_t offset = 0;   // byte offset, or the absolute address for Base::Immediate
+  bool has_offset = false;
+  Loc loc;              // position of `[`
+};
+
+struct Instruction {
+  Opcode op = Opcode::St;
+  Loc loc;  // position of the opcode
+  Guard guard;
+
+  // --- qualifiers (nullopt / false: not written) ---
+  std::optional<Sem> sem;
+  bool mmio = false;
+  std::optional<Scope> scope;
+  std::optional<Space> space;
+  std::optional<CacheOp> cop;
+  std::optional<L1Evict> l1;
+  std::optional<L2Evict> l2;
+  bool cache_hint = false;
+  std::optional<Vec> vec;
+  std::optional<DataType> type;
+  bool complete_tx = false;  // st.async: .mbarrier::complete_tx::bytes
+  bool sync = false;         // tcgen05.st
+  bool aligned = false;      // tcgen05.st
+  std::optional<TmemShape> shape;
+  uint8_t num = 0;           // tcgen05.st .xN (0: not written)
+  bool unpack16 = false;     // tcgen05.st .unpack::16b
+
+  std::vector<Qualifier> quals;  // as written, in order (for diagnostics)
+
+  // --- operands ---
+  Address addr;                       // [a] / [taddr]
+  std::vector<Operand> src;           // b, or the brace list
+  bool src_braced = false;            // written as `{...}`
+  std::optional<Operand> policy;      // st: cache-policy operand
+  std::optional<Address> mbar;        // st.async: [mbar]
+  std::optional<Operand> split_off;   // tcgen05.st .16x32bx2: immHalfSplitoff
+
+  // --- derived meaning ---
+  Sem effective_sem() const { return sem.value_or(Sem::Weak); }
+  bool is_strong() const;
+  bool is_generic() const { return !space.has_value(); }
+  unsigned vec_lanes() const { return vec ? lanes_of(*vec) : 1; }
+  // Bytes written by one thread when no element is a sink (st/st.async), or 4 * registers
+  // (tcgen05.st).
+  unsigned access_bytes() const;
+  // tcgen05.st: number of 32-bit registers each thread supplies.
+  unsigned tmem_regs() const;
+
+  // Position of the first written qualifier of a family (or the opcode when absent).
+  Loc qual_loc(QualFamily f) const;
+  const Qualifier* find_qual(QualFamily f) const;
+};
+
+// Semantic equality (ignores source positions and written order of qualifiers); this is what
+// the round-trip property promises.
+bool same_instruction(const Instruction& a, const Instruction& b);
+
+}  // namespace stu::isa

@@ -1,0 +1,64 @@
+// A PTX tokenizer: one pass, no allocation, positions for every token.
+//
+// Words cover identifiers, registers, directives and dotted opcodes with their qualifiers
+// (`st.shared::cluster.v4.u32` is one word; `::` stays inside a word, a single `:` ends it).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "stu/isa/instruction.h"
+
+namespace stu::isa {
+
+enum class TokKind : uint8_t {
+  Word,     // [A-Za-z_$%.][A-Za-z0-9_$%.]* with embedded `::`
+  Number,   // starts with a digit: 12, 0x1F, 0f3F800000, 1.5
+  String,   // "..."
+  Punct,    // one of { } [ ] ( ) , ; : + - @ ! < > = | * / & ~ ? ^
+  Invalid,  // a byte that cannot start a token (binary garbage, a stray quote, ...)
+  End,
+};
+
+struct Token {
+  TokKind kind = TokKind::End;
+  std::string_view text;
+  Loc loc;
+  bool first_on_line = false;  // no other token precedes it on its line
+
+  bool is(char c) const { return kind == TokKind::Punct && text.size() == 1 && text[0] == c; }
+  bool is_word(std::string_view w) const { return kind == TokKind::Word && text == w; }
+};
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view text) : text_(text) {}
+
+  Token next();
+  Token peek() {
+    Lexer copy = *this;
+    return copy.next();
+  }
+  bool at_end() const { return pos_ >= text_.size(); }
+  // Unterminated block comment or string seen (reported once by the reader).
+  bool saw_unterminated_comment() const { return unterminated_comment_; }
+  Loc unterminated_loc() const { return unterminated_loc_; }
+
+ private:
+  void skip_space_and_comments();
+  Loc here() const { return Loc{line_, static_cast<uint32_t>(pos_ - line_start_ + 1)}; }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  size_t line_start_ = 0;
+  uint32_t line_ = 1;
+  uint32_t last_token_line_ = 0;
+  bool unterminated_comment_ = false;
+  Loc unterminated_loc_;
+};
+
+// Integer literal in PTX syntax (decimal, 0x hex, 0 octal, 0b binary, optional U suffix).
+// Returns false when the text is not an integer literal or does not fit in 64 bits.
+bool parse_int_literal(std::string_view text, uint64_t& value);
+
+}  // namespace stu::isa

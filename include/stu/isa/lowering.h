@@ -1,0 +1,46 @@
+// Lowering of a PTX store to the SASS instruction(s) ptxas emits for it on sm_80 .. sm_120
+// (observed with ptxas 13.0; see ../shared/spec/store-family.md section 5 and docs/check.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stu/isa/instruction.h"
+#include "stu/isa/target.h"
+
+namespace stu::isa {
+
+enum class SassOpcode : uint8_t {
+  STG,     // global
+  STS,     // shared (own CTA)
+  STL,     // local (and spilled .param::func)
+  ST,      // generic (and .shared::cluster)
+  STAS,    // st.async to distributed shared memory
+  STTM,    // tcgen05.st: registers -> tensor memory
+  MEMBAR,  // memory barrier before a release store
+  ERRBAR,  // error barrier ptxas places after a gpu/sys-scoped MEMBAR
+};
+
+enum class SassOrder : uint8_t { Weak, StrongSM, StrongGPU, StrongSYS, MmioGPU, MmioSYS };
+enum class SassEvict : uint8_t { Normal, EF, EL, LU, EU, NA };
+enum class SassScope : uint8_t { CTA, GPU, SYS };
+
+struct SassInstr {
+  SassOpcode opcode = SassOpcode::STG;
+  bool extended = true;        // .E: 64-bit address
+  unsigned size_bits = 32;     // 8, 16, 32, 64, 128, 256
+  bool signed_size = false;    // .S8 / .S16
+  SassOrder order = SassOrder::Weak;
+  SassEvict evict = SassEvict::Normal;
+  bool cache_policy = false;   // the descriptor operand carries an L2 policy
+  uint8_t write_mask = 0;      // 256-bit stores: one bit per 32-bit element (sinks cleared)
+  SassScope scope = SassScope::CTA;  // MEMBAR
+  std::string operands;        // printed operands (symbolic, from the PTX)
+
+  std::string str() const;
+};
+
+// Returns the SASS sequence for `ins` (assumed valid for `target`).
+std::vector<SassInstr> lower(const Instruction& ins, const Target& target);
+
+}  // namespace stu::isa

@@ -1,0 +1,168 @@
+#include "stu/isa/lexer.h"
+
+namespace stu::isa {
+namespace {
+
+constexpr bool is_word_start(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%' ||
+         c == '.';
+}
+constexpr bool is_word_char(unsigned char c) {
+  return is_word_start(c) || (c >= '0' && c <= '9');
+}
+constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_punct(unsigned char c) {
+  switch (c) {
+    case '{': case '}': case '[': case ']': case '(': case ')': case ',': case ';': case ':':
+    case '+': case '-': case '@': case '!': case '<': case '>': case '=': case '|': case '*':
+    case '/': case '&': case '~': case '?': case '^':
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void Lexer::skip_space_and_comments() {
+  const size_t n = text_.size();
+  while (pos_ < n) {
+    char c = text_[pos_];
+    if (c == '\n') {
+      ++pos_;
+      ++line_;
+      line_start_ = pos_;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++pos_;
+    } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '/') {
+      while (pos_ < n && text_[pos_] != '\n') ++pos_;
+    } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '*') {
+      Loc start = here();
+      pos_ += 2;
+      bool closed = false;
+      while (pos_ < n) {
+        if (text_[pos_] == '*' && pos_ + 1 < n && text_[pos_ + 1] == '/') {
+          pos_ += 2;
+          closed = true;
+          break;
+        }
+        if (text_[pos_] == '\n') {
+          ++line_;
+          line_start_ = pos_ + 1;
+        }
+        ++pos_;
+      }
+      if (!closed && !unterminated_comment_) {
+        unterminated_comment_ = true;
+        unterminated_loc_ = start;
+      }
+    } else {
+      return;
+    }
+  }
+}
+
+Token Lexer::next() {
+  skip_space_and_comments();
+  Token t;
+  t.loc = here();
+  t.first_on_line = last_token_line_ != line_;
+  if (pos_ >= text_.size()) {
+    t.kind = TokKind::End;
+    return t;
+  }
+  last_token_line_ = line_;
+  const size_t n = text_.size();
+  const size_t start = pos_;
+  const auto c = static_cast<unsigned char>(text_[pos_]);
+  if (is_word_start(c)) {
+    ++pos_;
+    while (pos_ < n) {
+      auto d = static_cast<unsigned char>(text_[pos_]);
+      if (is_word_char(d)) {
+        ++pos_;
+      } else if (d == ':' && pos_ + 1 < n && text_[pos_ + 1] == ':') {
+        pos_ += 2;
+      } else {
+        break;
+      }
+    }
+    t.kind = TokKind::Word;
+  } else if (is_digit(c)) {
+    ++pos_;
+    while (pos_ < n) {
+      auto d = static_cast<unsigned char>(text_[pos_]);
+      if (is_word_char(d) && d != '%' && d != '$') {
+        ++pos_;
+      } else if ((d == '+' || d == '-') && (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E') &&
+                 text_[start] != '0') {
+        ++pos_;  // decimal exponent: 1.5e+3
+      } else {
+        break;
+      }
+    }
+    t.kind = TokKind::Number;
+  } else if (c == '"') {
+    ++pos_;
+    while (pos_ < n && text_[pos_] != '"' && text_[pos_] != '\n') {
+      if (text_[pos_] == '\\' && pos_ + 1 < n && text_[pos_ + 1] != '\n') ++pos_;
+      ++pos_;
+    }
+    if (pos_ < n && text_[pos_] == '"') {
+      ++pos_;
+      t.kind = TokKind::String;
+    } else {
+      t.kind = TokKind::Invalid;  // unterminated string
+    }
+  } else if (is_punct(c)) {
+    ++pos_;
+    t.kind = TokKind::Punct;
+  } else {
+    ++pos_;
+    t.kind = TokKind::Invalid;
+  }
+  t.text = text_.substr(start, pos_ - start);
+  return t;
+}
+
+bool parse_int_literal(std::string_view s, uint64_t& value) {
+  if (s.empty()) return false;
+  if (s.back() == 'U' || s.back() == 'u') s.remove_suffix(1);
+  if (s.empty()) return false;
+  unsigned base = 10;
+  size_t i = 0;
+  if (s.size() > 1 && s[0] == '0') {
+    if (s[1] == 'x' || s[1] == 'X') {
+      base = 16;
+      i = 2;
+    } else if (s[1] == 'b' || s[1] == 'B') {
+      base = 2;
+      i = 2;
+    } else {
+      base = 8;
+      i = 1;
+    }
+    if (i >= s.size()) return false;
+  }
+  uint64_t v = 0;
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    unsigned d;
+    if (c >= '0' && c <= '9') {
+      d = static_cast<unsigned>(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+      d = static_cast<unsigned>(c - 'a' + 10);
+    } else if (c >= 'A' && c <= 'F') {
+      d = static_cast<unsigned>(c - 'A' + 10);
+    } else {
+      return false;
+    }
+    if (d >= base) return false;
+    if (v > (UINT64_MAX - d) / base) return false;
+    v = v * base + d;
+  }
+  value = v;
+  return true;
+}
+
+}  // namespace stu::isa

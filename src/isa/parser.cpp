@@ -1,0 +1,494 @@
+#include "stu/isa/parser.h"
+
+#include <string>
+
+namespace stu::isa {
+namespace {
+
+std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// One operand as written, before it is given a role.
+struct RawOperand {
+  enum class Kind { Address, Braced, Scalar } kind = Kind::Scalar;
+  Address addr;
+  std::vector<Operand> list;  // braced list, or a single scalar
+  Loc loc;
+};
+
+class StoreParser {
+ public:
+  StoreParser(Lexer& lx, Diagnostics& d) : lx_(lx), d_(d) {}
+
+  bool parse(const Token& opcode, const Guard& guard, Instruction& out) {
+    out = Instruction{};
+    out.loc = opcode.loc;
+    out.guard = guard;
+    if (!parse_opcode(opcode, out)) return fail_skip();
+    std::vector<RawOperand> ops;
+    if (!parse_operands(ops)) return fail_skip_done();
+    return assign(ops, out);
+  }
+
+
+ private:
+  // ---- opcode and qualifiers ----
+  bool parse_opcode(const Token& tok, Instruction& out) {
+    std::string_view w = tok.text;
+    size_t head = 2;  // "st"
+    out.op = Opcode::St;
+    if (w.compare(0, 10, "tcgen05.st") == 0) {
+      out.op = Opcode::Tcgen05St;
+      head = 10;
+    } else if (w.compare(0, 8, "st.async") == 0 && (w.size() == 8 || w[8] == '.')) {
+      out.op = Opcode::StAsync;
+      head = 8;
+      out.quals.push_back(Qualifier{QualFamily::Async, 0, col(tok, 2)});
+    }
+    bool ok = true;
+    size_t pos = head;
+    while (pos < w.size()) {
+      // w[pos] == '.' (store_opcode_of guarantees the first one)
+      size_t start = pos + 1;
+      size_t dot = w.find('.', start);
+      size_t stop = dot == std::string_view::npos ? w.size() : dot;
+      std::string_view q = w.substr(start, stop - start);
+      Loc qloc = col(tok, pos);
+      if (q.empty()) {
+        d_.error(qloc, "empty qualifier in '" + std::string(w) + "'");
+        ok = false;
+      } else if (!classify(q, qloc, out)) {
+        d_.error(qloc, "unknown qualifier '." + std::string(q) + "' for '" +
+                           std::string(to_string(out.op)) + "'");
+        ok = false;
+      }
+      pos = stop;
+    }
+    return ok;
+  }
+
+  static Loc col(const Token& tok, size_t offset) {
+    return Loc{tok.loc.line, tok.loc.col + static_cast<uint32_t>(offset)};
+  }
+
+  template <typename E, typename F>
+  static bool set_first(std::optional<E>& field, F value) {
+    if (!field) field = value;
+    return true;
+  }
+
+  bool classify(std::string_view q, Loc loc, Instruction& out) {
+    auto add = [&](QualFamily f, uint8_t v) { out.quals.push_back(Qualifier{f, v, loc}); };
+    if (auto v = from_string<DataType>(q)) {
+      add(QualFamily::Type, static_cast<uint8_t>(*v));
+      return set_first(out.type, *v);
+    }
+    if (auto v = from_string<Space>(q)) {
+      add(QualFamily::Space, static_cast<uint8_t>(*v));
+      return set_first(out.space, *v);
+    }
+    if (auto v = from_string<Vec>(q)) {
+      add(QualFamily::Vec, static_cast<uint8_t>(*v));
+      return set_first(out.vec, *v);
+    }
+    if (auto v = from_string<Sem>(q)) {
+      add(QualFamily::Sem, static_cast<uint8_t>(*v));
+      return set_first(out.sem, *v);
+    }
+    if (auto v = from_string<Scope>(q)) {
+      add(QualFamily::Scope, static_cast<uint8_t>(*v));
+      return set_first(out.scope, *v);
+    }
+    if (auto v = from_string<CacheOp>(q)) {
+      add(QualFamily::CacheOp, static_cast<uint8_t>(*v));
+      return set_first(out.cop, *v);
+    }
+    if (auto v = from_string<L1Evict>(q)) {
+      add(QualFamily::L1Evict, static_cast<uint8_t>(*v));
+      return set_first(out.l1, *v);
+    }
+    if (auto v = from_string<L2Evict>(q)) {
+      add(QualFamily::L2Evict, static_cast<uint8_t>(*v));
+      return set_first(out.l2, *v);
+    }
+    if (auto v = from_string<TmemShape>(q)) {
+      add(QualFamily::Shape, static_cast<uint8_t>(*v));
+      return set_first(out.shape, *v);
+    }
+    if (q == "mmio") {
+      add(QualFamily::Mmio, 0);
+      out.mmio = true;
+      return true;
+    }
+    if (q == "L2::cache_hint") {
+      add(QualFamily::CacheHint, 0);
+      out.cache_hint = true;
+      return true;
+    }
+    if (q == "mbarrier::complete_tx::bytes") {
+      add(QualFamily::Completion, 0);
+      out.complete_tx = true;
+      return true;
+    }
+    if (q == "sync") {
+      add(QualFamily::Sync, 0);
+      out.sync = true;
+      return true;
+    }
+    if (q == "aligned") {
+      add(QualFamily::Aligned, 0);
+      out.aligned = true;
+      return true;
+    }
+    if (q == "unpack::16b") {
+      add(QualFamily::Unpack, 0);
+      out.unpack16 = true;
+      return true;
+    }
+    if (q.size() >= 2 && q[0] == 'x') {
+      uint64_t n = 0;
+      std::string_view digits = q.substr(1);
+      if (digits[0] == '0' || !parse_int_literal(digits, n)) return false;
+      if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16 && n != 32 && n != 64 && n != 128) {
+        return false;
+      }
+      add(QualFamily::Num, static_cast<uint8_t>(n));
+      if (out.num == 0) out.num = static_cast<uint8_t>(n);
+      return true;
+    }
+    return false;
+  }
+
+  // ---- operands ----
+  bool parse_operands(std::vector<RawOperand>& ops) {
+    Token t = lx_.peek();
+    if (t.is(';')) {
+      lx_.next();
+      return true;
+    }
+    for (;;) {
+      RawOperand op;
+      if (!parse_operand(op)) return false;
+      ops.push_back(std::move(op));
+      Token sep = lx_.peek();
+      if (sep.is(',')) {
+        lx_.next();
+        continue;
+      }
+      if (sep.is(';')) {
+        lx_.next();
+        return true;
+      }
+      if (sep.kind == TokKind::End || sep.first_on_line || sep.is('}')) {
+        d_.error(end_loc_, "expected ';' at the end of the instruction");
+        missing_semicolon_ = true;
+        return false;
+      }
+      d_.error(sep.loc, "expected ',' or ';' before " + describe(sep));
+      return false;
+    }
+  }
+
+  static std::string describe(const Token& t) {
+    if (t.kind == TokKind::End) return "end of file";
+    if (t.kind == TokKind::Invalid) return "invalid character";
+    std::string s(t.text.substr(0, 40));
+    return quote(s);
+  }
+
+  Token take() {
+    Token t = lx_.next();
+    end_loc_ = Loc{t.loc.line, t.loc.col + static_cast<uint32_t>(t.text.size())};
+    return t;
+  }
+
+  bool expect_operand_token(const Token& t) {
+    if (t.kind == TokKind::End || (t.first_on_line && !first_operand_)) {
+      d_.error(end_loc_, "expected an operand");
+      return false;
+    }
+    return true;
+  }
+
+  bool parse_scalar(Operand& o) {
+    Token t = take();
+    if (!expect_operand_token(t)) return false;
+    o.loc = t.loc;
+    if (t.is('-')) {
+      Token n = take();
+      if (n.kind != TokKind::Number) {
+        d_.error(n.loc, "expected a number after '-'");
+        return false;
+      }
+      o.kind = Operand::Kind::Immediate;
+      o.text = "-" + std::string(n.text);
+      return true;
+    }
+    if (t.kind == TokKind::Number) {
+      o.kind = Operand::Kind::Immediate;
+      o.text = std::string(t.text);
+      return true;
+    }
+    if (t.kind == TokKind::Word) {
+      o.kind = t.text == "_" ? Operand::Kind::Sink : Operand::Kind::Register;
+      o.text = std::string(t.text);
+      return true;
+    }
+    d_.error(t.loc, "expected a register or an immediate, found " + describe(t));
+    return false;
+  }
+
+  bool parse_operand(RawOperand& op) {
+    Token t = lx_.peek();
+    op.loc = t.loc;
+    if (t.is('[')) {
+      op.kind = RawOperand::Kind::Address;
+      first_operand_ = false;
+      return parse_address(op.addr);
+    }
+    if (t.is('{')) {
+      take();
+      first_operand_ = false;
+      op.kind = RawOperand::Kind::Braced;
+      Token c = lx_.peek();
+      if (c.is('}')) {
+        d_.error(c.loc, "empty vector operand");
+        return false;
+      }
+      for (;;) {
+        Operand o;
+        if (!parse_scalar(o)) return false;
+        op.list.push_back(std::move(o));
+        Token s = take();
+        if (s.is(',')) continue;
+        if (s.is('}')) return true;
+        d_.error(s.loc, "expected ',' or '}' in vector operand, found " + describe(s));
+        return false;
+      }
+    }
+    op.kind = RawOperand::Kind::Scalar;
+    Operand o;
+    bool ok = parse_scalar(o);
+    first_operand_ = false;
+    op.list.push_back(std::move(o));
+    return ok;
+  }
+
+  bool parse_address(Address& a) {
+    Token lb = take();
+    a.loc = lb.loc;
+    Token b = take();
+    if (b.kind == TokKind::Number) {
+      uint64_t v = 0;
+      if (!parse_int_literal(b.text, v)) {
+        d_.error(b.loc, "invalid immediate address " + describe(b));
+        return false;
+      }
+      a.base = Address::Base::Immediate;
+      a.offset = static_cast<int64_t>(v);
+      a.has_offset = true;
+    } else if (b.kind == TokKind::Word && b.text != "_") {
+      a.base = b.text[0] == '%' ? Address::Base::Register : Address::Base::Symbol;
+      a.name = std::string(b.text);
+      Token s = lx_.peek();
+      if (s.is('+')) {
+        take();
+        bool neg = false;
+        Token n = take();
+        if (n.is('-')) {
+          neg = true;
+          n = take();
+        }
+        uint64_t v = 0;
+        if (n.kind != TokKind::Number || !parse_int_literal(n.text, v)) {
+          d_.error(n.loc, "expected an integer offset after '+', found " + describe(n));
+          return false;
+        }
+        if (v > (neg ? 0x80000000ull : 0x7fffffffull) + 0xffffffffull) {
+          d_.error(n.loc, "address offset " + std::string(n.text) + " is out of range");
+          return false;
+        }
+        a.offset = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+        a.has_offset = true;
+      } else if (s.is('-')) {
+        d_.error(s.loc,
+                 "syntax error: a negative address offset is written '+-N' (e.g. '[" + a.name +
+                     "+-4]')");
+        return false;
+      }
+    } else {
+      d_.error(b.loc, "expected a register, variable or immediate address, found " + describe(b));
+      return false;
+    }
+    Token rb = take();
+    if (!rb.is(']')) {
+      d_.error(rb.loc, "expected ']' to close the address, found " + describe(rb));
+      return false;
+    }
+    return true;
+  }
+
+  // ---- roles ----
+  static bool scalar_like(const RawOperand& o) { return o.kind == RawOperand::Kind::Scalar; }
+
+  bool assign(std::vector<RawOperand>& ops, Instruction& out) {
+    const char* form = nullptr;
+    size_t n = ops.size();
+    auto mismatch = [&](Loc loc) {
+      d_.error(loc, std::string("operands do not match '") + std::string(to_string(out.op)) +
+                        "': expected " + form);
+      return false;
+    };
+    Loc where = n ? ops[0].loc : end_loc_;
+    switch (out.op) {
+      case Opcode::St:
+        form = "[a], b{, cache-policy}";
+        if (n < 2 || n > 3) return mismatch(n > 3 ? ops[3].loc : where);
+        break;
+      case Opcode::StAsync:
+        form = "[a], b{, [mbar]}";
+        if (n < 2 || n > 3) return mismatch(n > 3 ? ops[3].loc : where);
+        if (n == 3 && ops[2].kind != RawOperand::Kind::Address) return mismatch(ops[2].loc);
+        break;
+      case Opcode::Tcgen05St: {
+        bool split = out.shape == TmemShape::S16x32bx2;
+        form = split ? "[taddr], immHalfSplitoff, {r...}" : "[taddr], {r...}";
+        if (n != (split ? 3u : 2u)) {
+          return mismatch(n > 3 ? ops[3].loc : n == 0 ? where : ops[n - 1].loc);
+        }
+        break;
+      }
+    }
+    if (ops[0].kind != RawOperand::Kind::Address) return mismatch(ops[0].loc);
+    out.addr = std::move(ops[0].addr);
+    size_t src_index = 1;
+    if (out.op == Opcode::Tcgen05St && out.shape == TmemShape::S16x32bx2) {
+      if (!scalar_like(ops[1])) return mismatch(ops[1].loc);
+      out.split_off = ops[1].list[0];
+      src_index = 2;
+    }
+    RawOperand& src = ops[src_index];
+    if (src.kind == RawOperand::Kind::Address) return mismatch(src.loc);
+    out.src = std::move(src.list);
+    out.src_braced = src.kind == RawOperand::Kind::Braced;
+    if (out.op == Opcode::St && n == 3) {
+      if (!scalar_like(ops[2])) return mismatch(ops[2].loc);
+      out.policy = ops[2].list[0];
+    }
+    if (out.op == Opcode::StAsync && n == 3) out.mbar = std::move(ops[2].addr);
+    return true;
+  }
+
+  bool fail_skip() {
+    skip_statement(lx_, true);
+    return false;
+  }
+  bool fail_skip_done() {
+    if (!missing_semicolon_) skip_statement(lx_, true);
+    return false;
+  }
+
+  Lexer& lx_;
+  Diagnostics& d_;
+  Loc end_loc_;
+  bool first_operand_ = true;
+  bool missing_semicolon_ = false;
+};
+
+}  // namespace
+
+std::optional<Opcode> store_opcode_of(std::string_view w) {
+  if (w.size() >= 2 && w[0] == 's' && w[1] == 't' && (w.size() == 2 || w[2] == '.')) {
+    if (w.compare(2, 6, ".async") == 0 && (w.size() == 8 || w[8] == '.')) return Opcode::StAsync;
+    return Opcode::St;
+  }
+  if (w.compare(0, 10, "tcgen05.st") == 0 && (w.size() == 10 || w[10] == '.')) {
+    return Opcode::Tcgen05St;
+  }
+  return std::nullopt;
+}
+
+bool parse_store(Lexer& lx, const Token& opcode, const Guard& guard, Instruction& out,
+                 Diagnostics& diags) {
+  StoreParser p(lx, diags);
+  return p.parse(opcode, guard, out);
+}
+
+Token skip_statement(Lexer& lx, bool stop_at_new_line) {
+  int depth = 0;
+  bool first = true;
+  for (;;) {
+    Token t = lx.peek();
+    if (t.kind == TokKind::End) return t;
+    if (stop_at_new_line && !first && t.first_on_line && depth == 0) return t;
+    first = false;
+    lx.next();
+    if (t.kind != TokKind::Punct) continue;
+    char c = t.text[0];
+    if (c == '{' || c == '[' || c == '(') {
+      ++depth;
+    } else if (c == '}' || c == ']' || c == ')') {
+      if (depth > 0) --depth;
+    } else if (c == ';' && depth == 0) {
+      return t;
+    }
+  }
+}
+
+std::optional<Instruction> parse_instruction(std::string_view text, Diagnostics& diags,
+                                             uint32_t line) {
+  std::string buf(text);
+  // Accept a missing trailing ';'.
+  size_t last = buf.find_last_not_of(" \t\r\n");
+  if (last == std::string::npos) {
+    diags.error(Loc{line, 1}, "empty instruction");
+    return std::nullopt;
+  }
+  if (buf[last] != ';' && buf.find("//") == std::string::npos) buf.insert(last + 1, ";");
+  Lexer lx(buf);
+  Token t = lx.next();
+  Guard g;
+  if (t.is('@')) {
+    g.loc = t.loc;
+    Token r = lx.next();
+    if (r.is('!')) {
+      g.negated = true;
+      r = lx.next();
+    }
+    if (r.kind != TokKind::Word) {
+      diags.error(Loc{line, r.loc.col}, "expected a predicate register after '@'");
+      return std::nullopt;
+    }
+    g.reg = std::string(r.text);
+    t = lx.next();
+  }
+  if (t.kind != TokKind::Word || !store_opcode_of(t.text)) {
+    diags.error(Loc{line, t.loc.col}, "not a store-family instruction");
+    return std::nullopt;
+  }
+  Instruction ins;
+  Diagnostics local;
+  bool ok = parse_store(lx, t, g, ins, local);
+  for (const Diagnostic& d : local.all()) {
+    diags.add(d.severity, Loc{line + d.loc.line - 1, d.loc.col}, d.message);
+  }
+  if (!ok) return std::nullopt;
+  Token rest = lx.next();
+  if (rest.kind != TokKind::End) {
+    diags.error(Loc{line, rest.loc.col}, "unexpected text after the instruction");
+    return std::nullopt;
+  }
+  auto fix = [line](Loc& l) {
+    if (l.line) l.line = line + l.line - 1;
+  };
+  fix(ins.loc);
+  fix(ins.guard.loc);
+  fix(ins.addr.loc);
+  for (auto& q : ins.quals) fix(q.loc);
+  for (auto& o : ins.src) fix(o.loc);
+  if (ins.policy) fix(ins.policy->loc);
+  if (ins.mbar) fix(ins.mbar->loc);
+  if (ins.split_off) fix(ins.split_off->loc);
+  return ins;
+}
+
+}  // namespace stu::isa

@@ -1,0 +1,687 @@
+#include "stu/isa/validator.h"
+
+#include <string>
+
+#include "stu/isa/lexer.h"
+
+namespace stu::isa {
+namespace {
+
+std::string q(std::string_view s) { return "'." + std::string(s) + "'"; }
+
+std::string qual_name(const Qualifier& qu) {
+  switch (qu.family) {
+    case QualFamily::Sem:
+      return q(to_string(static_cast<Sem>(qu.value)));
+    case QualFamily::Mmio:
+      return q("mmio");
+    case QualFamily::Scope:
+      return q(to_string(static_cast<Scope>(qu.value)));
+    case QualFamily::Space:
+      return q(to_string(static_cast<Space>(qu.value)));
+    case QualFamily::CacheOp:
+      return q(to_string(static_cast<CacheOp>(qu.value)));
+    case QualFamily::L1Evict:
+      return q(to_string(static_cast<L1Evict>(qu.value)));
+    case QualFamily::L2Evict:
+      return q(to_string(static_cast<L2Evict>(qu.value)));
+    case QualFamily::CacheHint:
+      return q("L2::cache_hint");
+    case QualFamily::Vec:
+      return q(to_string(static_cast<Vec>(qu.value)));
+    case QualFamily::Type:
+      return q(to_string(static_cast<DataType>(qu.value)));
+    case QualFamily::Async:
+      return q("async");
+    case QualFamily::Completion:
+      return q("mbarrier::complete_tx::bytes");
+    case QualFamily::Sync:
+      return q("sync");
+    case QualFamily::Aligned:
+      return q("aligned");
+    case QualFamily::Shape:
+      return q(to_string(static_cast<TmemShape>(qu.value)));
+    case QualFamily::Num:
+      return q("x" + std::to_string(qu.value));
+    case QualFamily::Unpack:
+      return q("unpack::16b");
+  }
+  return "?";
+}
+
+const char* family_name(QualFamily f) {
+  switch (f) {
+    case QualFamily::Sem:
+      return "memory-ordering";
+    case QualFamily::Scope:
+      return "scope";
+    case QualFamily::Space:
+      return "state-space";
+    case QualFamily::CacheOp:
+      return "cache-operator";
+    case QualFamily::L1Evict:
+      return "L1 eviction-priority";
+    case QualFamily::L2Evict:
+      return "L2 eviction-priority";
+    case QualFamily::Vec:
+      return "vector";
+    case QualFamily::Type:
+      return "type";
+    case QualFamily::Shape:
+      return "shape";
+    case QualFamily::Num:
+      return "'.num'";
+    default:
+      return "";
+  }
+}
+
+bool is_256bit_form(const Instruction& ins) {
+  if (!ins.vec || !ins.type) return false;
+  unsigned b = bits_of(*ins.type);
+  return (*ins.vec == Vec::V8 && b == 32) || (*ins.vec == Vec::V4 && b == 64);
+}
+
+class Validator {
+ public:
+  Validator(const Instruction& ins, const CheckContext& ctx, Diagnostics& d)
+      : ins_(ins), ctx_(ctx), d_(d), errors_before_(d.error_count()) {}
+
+  bool run() {
+    check_families();
+    switch (ins_.op) {
+      case Opcode::St:
+        check_st();
+        break;
+      case Opcode::StAsync:
+        check_st_async();
+        break;
+      case Opcode::Tcgen05St:
+        check_tcgen05();
+        break;
+    }
+    return d_.error_count() == errors_before_;
+  }
+
+ private:
+  // ---------------------------------------------------------------- helpers
+  void error(Loc loc, std::string msg) { d_.error(loc, std::move(msg)); }
+  void warning(Loc loc, std::string msg) { d_.warning(loc, std::move(msg)); }
+  std::string opname() const { return "'" + std::string(to_string(ins_.op)) + "'"; }
+  Loc at(QualFamily f) const { return ins_.qual_loc(f); }
+  const Target& target() const { return ctx_.target; }
+  PtxVersion version() const { return ctx_.version; }
+
+  // Version gate: error when the module's PTX ISA version is older than `need`.
+  bool need_version(PtxVersion need, Loc loc, const std::string& what) {
+    if (version() >= need) return true;
+    error(loc, what + " requires PTX ISA " + need.str() + " or later (module is " +
+                   version().str() + ")");
+    return false;
+  }
+  bool need_sm(unsigned sm, Loc loc, const std::string& what) {
+    if (target().sm >= sm) return true;
+    error(loc, what + " requires sm_" + std::to_string(sm) + " or higher (target is " +
+                   target().str() + ")");
+    return false;
+  }
+
+  // ---------------------------------------------------------------- qualifier families
+  bool allowed(QualFamily f) const {
+    switch (ins_.op) {
+      case Opcode::St:
+        return f == QualFamily::Sem || f == QualFamily::Mmio || f == QualFamily::Scope ||
+               f == QualFamily::Space || f == QualFamily::CacheOp || f == QualFamily::L1Evict ||
+               f == QualFamily::L2Evict || f == QualFamily::CacheHint || f == QualFamily::Vec ||
+               f == QualFamily::Type;
+      case Opcode::StAsync:
+        return f == QualFamily::Async || f == QualFamily::Sem || f == QualFamily::Mmio ||
+               f == QualFamily::Scope || f == QualFamily::Space || f == QualFamily::Completion ||
+               f == QualFamily::Vec || f == QualFamily::Type;
+      case Opcode::Tcgen05St:
+        return f == QualFamily::Sync || f == QualFamily::Aligned || f == QualFamily::Shape ||
+               f == QualFamily::Num || f == QualFamily::Unpack || f == QualFamily::Type;
+    }
+    return false;
+  }
+
+  void check_families() {
+    const auto& qs = ins_.quals;
+    for (size_t i = 0; i < qs.size(); ++i) {
+      if (!allowed(qs[i].family)) {
+        error(qs[i].loc, "qualifier " + qual_name(qs[i]) + " is not valid for " + opname());
+        continue;
+      }
+      for (size_t j = 0; j < i; ++j) {
+        if (qs[j].family != qs[i].family) continue;
+        if (qs[j].value == qs[i].value) {
+          error(qs[i].loc, "duplicate qualifier " + qual_name(qs[i]));
+        } else {
+          error(qs[i].loc, std::string("conflicting ") + family_name(qs[i].family) +
+                               " qualifiers " + qual_name(qs[j]) + " and " + qual_name(qs[i]));
+        }
+        break;
+      }
+    }
+    if (!ins_.type) error(ins_.loc, "missing type qualifier for " + opname());
+  }
+
+  // ---------------------------------------------------------------- st
+  void check_st() {
+    const Sem sem = ins_.effective_sem();
+    const bool strong_sem = ins_.sem == Sem::Relaxed || ins_.sem == Sem::Release;
+    const std::optional<Space> sp = ins_.space;
+
+    // Memory ordering and scope.
+    if (ins_.sem) need_version(ptx(1, 1), at(QualFamily::Sem), q(to_string(*ins_.sem)));
+    if (ins_.sem && *ins_.sem != Sem::Volatile) {
+      need_version(ptx(6, 0), at(QualFamily::Sem), q(to_string(*ins_.sem)));
+      need_sm(70, at(QualFamily::Sem), q(to_string(*ins_.sem)));
+    }
+    if (ins_.mmio) {
+      if (ins_.sem != Sem::Relaxed) {
+        error(at(QualFamily::Mmio), "'.mmio' must be combined with '.relaxed' ('st.mmio.relaxed.sys')");
+      }
+      if (ins_.scope && ins_.scope != Scope::Sys) {
+        error(at(QualFamily::Scope), "'.mmio' requires scope '.sys'");
+      }
+      if (sp && *sp != Space::Global) {
+        error(at(QualFamily::Space), "'.mmio' is allowed only on '.global' or generic addresses");
+      }
+      need_version(ptx(8, 2), at(QualFamily::Mmio), "'.mmio'");
+      need_sm(70, at(QualFamily::Mmio), "'.mmio'");
+    }
+    if (strong_sem && !ins_.scope) {
+      error(at(QualFamily::Sem), q(to_string(*ins_.sem)) +
+                                     " requires a scope ('.cta', '.cluster', '.gpu' or '.sys')");
+    }
+    if (ins_.scope) {
+      if (!strong_sem) {
+        error(at(QualFamily::Scope), "scope " + q(to_string(*ins_.scope)) +
+                                         " requires '.relaxed' or '.release'");
+      }
+      need_version(ptx(6, 0), at(QualFamily::Scope), "scope qualifiers");
+      if (*ins_.scope == Scope::Cluster) {
+        need_version(ptx(7, 8), at(QualFamily::Scope), "scope '.cluster'");
+        need_sm(90, at(QualFamily::Scope), "scope '.cluster'");
+      }
+    }
+    if ((strong_sem || sem == Sem::Volatile) && ins_.cop) {
+      error(at(QualFamily::CacheOp), q(to_string(sem)) + " cannot be combined with cache operator " +
+                                         q(to_string(*ins_.cop)));
+    }
+    if (sp && (strong_sem || sem == Sem::Volatile)) {
+      Space e = effective(*sp);
+      bool ok = e == Space::Global || is_shared(e) || (sem == Sem::Volatile && e == Space::Local);
+      if (!ok) {
+        error(at(QualFamily::Space), q(to_string(sem)) + " is not allowed on state space " +
+                                         q(to_string(*sp)));
+      } else if (sem == Sem::Volatile && e == Space::Local) {
+        // PTX ISA 9.1 allows it; ptxas 13.0 (PTX 9.0) rejects it.
+        error(at(QualFamily::Space),
+              "'.volatile' with '.local' requires PTX ISA 9.1 (not supported by ptxas 13.0)");
+      }
+    }
+
+    check_space_gates();
+
+    // Cache operators and eviction priorities.
+    if (ins_.cop) {
+      need_version(ptx(2, 0), at(QualFamily::CacheOp), "cache operators");
+      if (ins_.l1 || ins_.l2) {
+        error(at(QualFamily::CacheOp), "cache operator " + q(to_string(*ins_.cop)) +
+                                           " cannot be combined with eviction priorities");
+      }
+    }
+    if (ins_.l1) {
+      std::string what = q(to_string(*ins_.l1));
+      need_version(ptx(7, 4), at(QualFamily::L1Evict), what);
+      need_sm(70, at(QualFamily::L1Evict), what);
+      if (sp && *sp != Space::Global) {
+        error(at(QualFamily::L1Evict), what + " cannot be applied to state space " +
+                                           q(to_string(*sp)));
+      }
+    }
+    if (ins_.l2) {
+      std::string what = q(to_string(*ins_.l2));
+      need_version(ptx(8, 8), at(QualFamily::L2Evict), what);
+      need_sm(100, at(QualFamily::L2Evict), what);
+      if (!is_256bit_form(ins_)) {
+        error(at(QualFamily::L2Evict),
+              what + " requires a 256-bit vector ('.v8' of 32-bit or '.v4' of 64-bit elements)");
+      }
+    }
+    if (ins_.cache_hint) {
+      need_version(ptx(7, 4), at(QualFamily::CacheHint), "'.L2::cache_hint'");
+      need_sm(80, at(QualFamily::CacheHint), "'.L2::cache_hint'");
+      if (sp && *sp != Space::Global) {
+        error(at(QualFamily::CacheHint),
+              "'.L2::cache_hint' is allowed only on '.global' or generic addresses");
+      }
+      if (!ins_.policy) {
+        error(at(QualFamily::CacheHint), "'.L2::cache_hint' requires a cache-policy operand");
+      }
+    } else if (ins_.policy) {
+      error(ins_.policy->loc, "a cache-policy operand requires '.L2::cache_hint'");
+    }
+    if (ins_.policy) check_policy(*ins_.policy);
+
+    check_vector_and_type();
+    check_address(ins_.addr, sp, "address");
+    check_sources(/*allow_sinks=*/is_256bit_form(ins_));
+    check_param_guard();
+  }
+
+  void check_space_gates() {
+    if (!ins_.space) {
+      need_version(ptx(2, 0), ins_.loc, "generic addressing");
+      return;
+    }
+    Space s = *ins_.space;
+    Loc loc = at(QualFamily::Space);
+    switch (s) {
+      case Space::Const:
+        error(loc, "stores to '.const' are illegal");
+        break;
+      case Space::ParamEntry:
+        error(loc, "'.param::entry' is read-only: kernel parameters cannot be stored to");
+        break;
+      case Space::ParamFunc:
+        need_version(ptx(8, 3), loc, "'.param::func'");
+        break;
+      case Space::SharedCta:
+        need_version(ptx(7, 8), loc, "'.shared::cta'");
+        break;
+      case Space::SharedCluster:
+        need_version(ptx(7, 8), loc, "'.shared::cluster'");
+        need_sm(90, loc, "'.shared::cluster'");
+        break;
+      default:
+        break;
+    }
+  }
+
+  void check_vector_and_type() {
+    if (!ins_.type) return;
+    const DataType t = *ins_.type;
+    const Loc tloc = at(QualFamily::Type);
+    const TypeKind k = kind_of(t);
+    if (k == TypeKind::Pred || t == DataType::F16 || t == DataType::F16x2 ||
+        t == DataType::BF16 || t == DataType::BF16x2) {
+      error(tloc, "type " + q(to_string(t)) + " is not valid for " + opname() +
+                      " (store .f16 data with '.b16' and .f16x2 with '.b32')");
+      return;
+    }
+    if (t == DataType::B128) {
+      need_version(ptx(8, 3), tloc, "'.b128'");
+      need_sm(70, tloc, "'.b128'");
+      if (ins_.scope == Scope::Sys) need_version(ptx(8, 4), tloc, "'.b128' with scope '.sys'");
+      if (ins_.vec) error(at(QualFamily::Vec), "'.b128' cannot be used with a vector qualifier");
+    }
+    if (!ins_.vec) return;
+    const Vec v = *ins_.vec;
+    const Loc vloc = at(QualFamily::Vec);
+    const unsigned total = bits_of(t) * lanes_of(v);
+    if (total > 128 && t != DataType::B128) {
+      if (!is_256bit_form(ins_)) {
+        error(vloc, "vector " + q(to_string(v)) + " of " + q(to_string(t)) + " is " +
+                        std::to_string(total) + " bits; at most 128 bits, or 256 bits as "
+                        "'.v8' of 32-bit or '.v4' of 64-bit elements");
+        return;
+      }
+      std::string what = "'." + std::string(to_string(v)) + "." + std::string(to_string(t)) + "'";
+      need_version(ptx(8, 8), vloc, what);
+      need_sm(100, vloc, what);
+      if (ins_.space && *ins_.space != Space::Global) {
+        error(vloc, what + " is allowed only on '.global' or generic addresses");
+      }
+    } else if (v == Vec::V8) {
+      // ptxas accepts .v8 of 8/16-bit elements on every space; the ISA text does not.
+      warning(vloc, "PTX ISA: '.v8' is defined only for 32-bit types on '.global' (ptxas "
+                    "accepts " + q(to_string(t)) + ")");
+    }
+  }
+
+  // ---------------------------------------------------------------- operands
+  const Symbol* lookup(const std::string& name) const {
+    return ctx_.symbols ? ctx_.symbols->find(name) : nullptr;
+  }
+
+  void check_policy(const Operand& p) {
+    if (p.kind == Operand::Kind::Sink) {
+      error(p.loc, "the cache-policy operand cannot be a sink '_'");
+      return;
+    }
+    if (p.kind != Operand::Kind::Register || !ctx_.symbols) return;
+    const Symbol* s = lookup(p.text);
+    if (!s) {
+      error(p.loc, "undeclared register '" + p.text + "'");
+    } else if (s->kind != Symbol::Kind::Register || bits_of(s->type) != 64 ||
+               kind_of(s->type) == TypeKind::Float) {
+      error(p.loc, "the cache-policy operand must be a 64-bit integer register ('" + p.text +
+                       "' is ." + std::string(to_string(s->type)) + ")");
+    }
+  }
+
+  // The address operand (also taddr and mbar).
+  void check_address(const Address& a, std::optional<Space> space, const char* role) {
+    if (a.has_offset && a.base != Address::Base::Immediate &&
+        (a.offset > INT32_MAX || a.offset < INT32_MIN)) {
+      error(a.loc, std::string(role) + " offset " + std::to_string(a.offset) +
+                       " does not fit in a signed 32-bit immediate");
+    }
+    if (a.base == Address::Base::Immediate) {
+      if (a.offset < 0 || a.offset > static_cast<int64_t>(UINT32_MAX)) {
+        error(a.loc, std::string("immediate ") + role + " does not fit in 32 bits");
+      } else if (ins_.op == Opcode::St && (!space || *space != Space::Local)) {
+        error(a.loc, std::string("an immediate ") + role +
+                         " is accepted only with '.local' (ptxas)");
+      }
+      return;
+    }
+    if (!ctx_.symbols) return;
+    const Symbol* s = lookup(a.name);
+    if (!s) {
+      error(Loc{a.loc.line, a.loc.col + 1}, "undeclared identifier '" + a.name + "'");
+      return;
+    }
+    if (s->kind == Symbol::Kind::Function) {
+      error(Loc{a.loc.line, a.loc.col + 1}, "'" + a.name + "' is a function, not an address");
+      return;
+    }
+    if (s->kind == Symbol::Kind::Register) {
+      unsigned b = bits_of(s->type);
+      TypeKind k = kind_of(s->type);
+      if (k == TypeKind::Float || k == TypeKind::Pred || s->vec_lanes != 1 || b > 64 || b < 16) {
+        error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
+                                                  "' must be a 32- or 64-bit integer register");
+      } else if (b == 16) {
+        warning(Loc{a.loc.line, a.loc.col + 1},
+                std::string("16-bit ") + role + " register '" + a.name + "' is zero-extended");
+      }
+      return;
+    }
+    // A variable: its space must agree with the instruction's.
+    if (space && s->space && ins_.op == Opcode::St) {
+      Space vs = effective(*s->space);
+      Space is = effective(*space);
+      bool ok = vs == is || (is == Space::SharedCluster && vs == Space::SharedCta) ||
+                (is_param(vs) && is_param(is));
+      if (!ok) {
+        error(Loc{a.loc.line, a.loc.col + 1}, "variable '" + a.name + "' is in state space " +
+                                                  q(to_string(*s->space)) + ", not " +
+                                                  q(to_string(*space)));
+      }
+    }
+    if (s->space && *s->space == Space::Const && ins_.op == Opcode::St) {
+      error(Loc{a.loc.line, a.loc.col + 1}, "variable '" + a.name +
+                                                "' is in '.const': stores to '.const' are illegal");
+    }
+  }
+
+  // Relaxed type checking for a source register of instruction type `t`.
+  bool source_type_ok(DataType t, DataType r) const {
+    unsigned tb = bits_of(t), rb = bits_of(r);
+    TypeKind tk = kind_of(t), rk = kind_of(r);
+    if (rk == TypeKind::Pred) return false;
+    if (rb < tb) return false;
+    switch (tk) {
+      case TypeKind::Bits:
+        if (t == DataType::B128) return rb == 128;
+        return true;
+      case TypeKind::Unsigned:
+      case TypeKind::Signed:
+        return rk != TypeKind::Float;
+      case TypeKind::Float:
+        if (rk == TypeKind::Float) return rb == tb;
+        return rk == TypeKind::Bits;
+      default:
+        return false;
+    }
+  }
+
+  void check_sources(bool allow_sinks) {
+    const unsigned lanes = ins_.vec_lanes();
+    const bool vector = ins_.vec.has_value();
+    if (ins_.src.empty()) return;
+    if (vector && !ins_.src_braced) {
+      error(ins_.src[0].loc, "vector " + q(to_string(*ins_.vec)) +
+                                 " source must be a brace list of " + std::to_string(lanes) +
+                                 " registers");
+      return;
+    }
+    if (!vector && ins_.src_braced) {
+      error(ins_.src[0].loc, "a scalar store takes a single register, not a brace list");
+      return;
+    }
+    if (ins_.src.size() != lanes) {
+      error(ins_.src[0].loc, "vector " + q(to_string(*ins_.vec)) + " needs " +
+                                 std::to_string(lanes) + " source registers, found " +
+                                 std::to_string(ins_.src.size()));
+      return;
+    }
+    bool all_sinks = true;
+    for (const Operand& o : ins_.src) {
+      if (o.kind == Operand::Kind::Sink) {
+        if (!allow_sinks) {
+          error(o.loc, "the sink '_' is allowed only in '.v8' of 32-bit or '.v4' of 64-bit "
+                       "sources");
+        }
+        continue;
+      }
+      all_sinks = false;
+      if (o.kind == Operand::Kind::Immediate) continue;  // ptxas does not range-check these
+      check_source_register(o);
+    }
+    (void)all_sinks;
+  }
+
+  void check_source_register(const Operand& o) {
+    if (!ctx_.symbols || !ins_.type) return;
+    const Symbol* s = lookup(o.text);
+    if (!s) {
+      error(o.loc, "undeclared register '" + o.text + "'");
+      return;
+    }
+    if (s->kind != Symbol::Kind::Register) {
+      error(o.loc, "source operand '" + o.text + "' must be a register");
+      return;
+    }
+    DataType t = *ins_.type;
+    if (ins_.op == Opcode::Tcgen05St) t = DataType::B32;
+    if (s->vec_lanes != 1 || !source_type_ok(t, s->type)) {
+      error(o.loc, "source register '" + o.text + "' of type ." +
+                       std::string(to_string(s->type)) + " does not match instruction type ." +
+                       std::string(to_string(t)) + " (relaxed type-checking rules)");
+    }
+  }
+
+  void check_param_guard() {
+    if (!ins_.guard.present() || !ins_.space || !is_param(*ins_.space)) return;
+    // ptxas rejects a predicated st.param for a call argument but accepts it for the
+    // function's own return parameter.
+    if (ins_.addr.base != Address::Base::Immediate && ctx_.symbols) {
+      const Symbol* s = lookup(ins_.addr.name);
+      if (s && s->is_return_param) return;
+    }
+    error(ins_.guard.loc, "'st.param' that passes call arguments cannot be predicated");
+  }
+
+  // ---------------------------------------------------------------- st.async
+  void check_st_async() {
+    Loc loc = ins_.loc;
+    need_version(ptx(8, 1), loc, "'st.async'");
+    need_sm(90, loc, "'st.async'");
+    const bool release = ins_.sem == Sem::Release || ins_.mmio ||
+                         (ins_.scope && *ins_.scope != Scope::Cluster) ||
+                         (!ins_.complete_tx && !ins_.mbar);
+    if (ins_.sem && *ins_.sem != Sem::Weak && *ins_.sem != Sem::Release) {
+      error(at(QualFamily::Sem), q(to_string(*ins_.sem)) + " is not valid for 'st.async'");
+    }
+    if (ins_.type) {
+      DataType t = *ins_.type;
+      TypeKind k = kind_of(t);
+      if (k == TypeKind::Pred || bits_of(t) > 64 || t == DataType::F16 ||
+          t == DataType::F16x2 || t == DataType::BF16 || t == DataType::BF16x2) {
+        error(at(QualFamily::Type), "type " + q(to_string(t)) + " is not valid for 'st.async'");
+      }
+    }
+    if (release) {
+      check_st_async_release();
+    } else {
+      check_st_async_mbarrier();
+    }
+    check_sources(false);
+  }
+
+  void check_st_async_mbarrier() {
+    if (ins_.sem == Sem::Release) return;
+    if (!ins_.complete_tx) {
+      error(ins_.loc, "'st.async' to shared memory requires '.mbarrier::complete_tx::bytes'");
+    }
+    if (ins_.scope && *ins_.scope != Scope::Cluster) {
+      error(at(QualFamily::Scope), "'st.async' with an mbarrier allows only scope '.cluster'");
+    }
+    if (ins_.space && !is_shared(*ins_.space)) {
+      error(at(QualFamily::Space), "'st.async' with an mbarrier requires '.shared::cluster' (found " +
+                                       q(to_string(*ins_.space)) + ")");
+    } else if (ins_.space && *ins_.space != Space::SharedCluster) {
+      warning(at(QualFamily::Space), "PTX ISA: the state space of 'st.async' with an mbarrier "
+                                     "must be '.shared::cluster' (ptxas accepts " +
+                                         q(to_string(*ins_.space)) + ")");
+    }
+    if (ins_.type && bits_of(*ins_.type) < 32) {
+      error(at(QualFamily::Type), "'st.async' with an mbarrier requires a 32- or 64-bit type");
+    }
+    if (ins_.vec) {
+      if (*ins_.vec == Vec::V8) {
+        error(at(QualFamily::Vec), "'.v8' is not valid for 'st.async'");
+      } else if (ins_.type && bits_of(*ins_.type) * lanes_of(*ins_.vec) > 128) {
+        error(at(QualFamily::Vec), "'st.async' vectors are at most 128 bits");
+      }
+    }
+    if (!ins_.mbar) {
+      warning(ins_.addr.loc, "PTX ISA: 'st.async' with '.mbarrier::complete_tx::bytes' takes an "
+                             "[mbar] operand (ptxas accepts it missing)");
+    } else {
+      check_address(*ins_.mbar, ins_.space, "mbarrier address");
+    }
+    check_address(ins_.addr, ins_.space, "address");
+  }
+
+  void check_st_async_release() {
+    need_version(ptx(8, 7), ins_.loc, "'st.async' release form");
+    need_sm(100, ins_.loc, "'st.async' release form");
+    if (ins_.complete_tx) {
+      error(at(QualFamily::Completion),
+            "'.mbarrier::complete_tx::bytes' cannot be used with the release form of 'st.async'");
+    }
+    if (!ins_.scope) {
+      if (ins_.sem == Sem::Release) error(at(QualFamily::Sem), "'.release' requires a scope ('.gpu' or '.sys')");
+    } else if (*ins_.scope != Scope::Gpu && *ins_.scope != Scope::Sys) {
+      error(at(QualFamily::Scope), "the release form of 'st.async' allows scope '.gpu' or '.sys'");
+    }
+    if (ins_.mmio && ins_.scope && *ins_.scope != Scope::Sys) {
+      error(at(QualFamily::Mmio), "'.mmio' requires scope '.sys'");
+    }
+    if (!ins_.sem) {
+      warning(ins_.loc, "PTX ISA: the release form of 'st.async' is written with '.release' "
+                        "(ptxas accepts it missing)");
+    }
+    if (ins_.space && *ins_.space != Space::Global) {
+      error(at(QualFamily::Space), "the release form of 'st.async' requires '.global' (found " +
+                                       q(to_string(*ins_.space)) + ")");
+    }
+    if (ins_.vec) error(at(QualFamily::Vec), "the release form of 'st.async' takes no vector");
+    if (ins_.mbar) error(ins_.mbar->loc, "the release form of 'st.async' takes no [mbar] operand");
+    check_address(ins_.addr, ins_.space, "address");
+  }
+
+  // ---------------------------------------------------------------- tcgen05.st
+  void check_tcgen05() {
+    Loc loc = ins_.loc;
+    const Target& t = target();
+    bool arch_ok = t.has_arch_specific(100) || t.has_arch_specific(101) ||
+                   t.has_arch_specific(110) || t.has_arch_specific(103);
+    if (t.suffix == Target::Suffix::Family) arch_ok = t.has_family_specific(100) || t.has_family_specific(110);
+    if (!arch_ok) {
+      error(loc, "'tcgen05.st' requires an sm_100a/sm_101a/sm_110a or sm_100f/sm_110f-family "
+                 "target (target is " + t.str() + ")");
+    } else {
+      need_version(ptx(8, 6), loc, "'tcgen05.st'");
+      if (t.suffix == Target::Suffix::Family) {
+        need_version(ptx(8, 8), loc, "'tcgen05.st' on family target " + t.str());
+      }
+    }
+    if (!ins_.sync) error(loc, "'tcgen05.st' requires '.sync'");
+    if (!ins_.aligned) {
+      warning(loc, "PTX ISA: '.aligned' is mandatory for 'tcgen05.st' (ptxas accepts it missing)");
+    }
+    if (!ins_.shape) {
+      error(loc, "'tcgen05.st' requires a shape ('.32x32b', '.16x64b', '.16x128b', '.16x256b' "
+                 "or '.16x32bx2')");
+      return;
+    }
+    if (!ins_.num) {
+      error(loc, "'tcgen05.st' requires a repeat count '.num' ('.x1' ... '.x128')");
+      return;
+    }
+    if (ins_.num > max_num(*ins_.shape)) {
+      error(at(QualFamily::Num), "'.x" + std::to_string(ins_.num) + "' is not valid with shape " +
+                                     q(to_string(*ins_.shape)) + " (at most '.x" +
+                                     std::to_string(max_num(*ins_.shape)) + "')");
+      return;
+    }
+    if (ins_.type && *ins_.type != DataType::B32) {
+      error(at(QualFamily::Type), "'tcgen05.st' requires type '.b32'");
+    }
+    if (ins_.split_off) {
+      const Operand& o = *ins_.split_off;
+      uint64_t v = 0;
+      if (o.kind != Operand::Kind::Immediate || !parse_int_literal(o.text, v)) {
+        error(o.loc, "immHalfSplitoff must be an integer immediate");
+      }
+    }
+    const unsigned need = ins_.tmem_regs();
+    if (!ins_.src_braced) {
+      error(ins_.src.empty() ? loc : ins_.src[0].loc,
+            "'tcgen05.st' source must be a brace list of " + std::to_string(need) + " registers");
+    } else if (ins_.src.size() != need) {
+      error(ins_.src[0].loc, "'tcgen05.st." + std::string(to_string(*ins_.shape)) + ".x" +
+                                 std::to_string(ins_.num) + "' needs " + std::to_string(need) +
+                                 " registers, found " + std::to_string(ins_.src.size()));
+    } else {
+      for (const Operand& o : ins_.src) {
+        if (o.kind == Operand::Kind::Sink) {
+          error(o.loc, "the sink '_' is not allowed in 'tcgen05.st'");
+        } else if (o.kind == Operand::Kind::Register) {
+          check_source_register(o);
+        }
+      }
+    }
+    // taddr: a 32-bit register.
+    const Address& a = ins_.addr;
+    if (a.base == Address::Base::Immediate) return;
+    if (!ctx_.symbols) return;
+    const Symbol* s = lookup(a.name);
+    if (!s) {
+      error(Loc{a.loc.line, a.loc.col + 1}, "undeclared identifier '" + a.name + "'");
+    } else if (s->kind != Symbol::Kind::Register || bits_of(s->type) != 32 ||
+               kind_of(s->type) == TypeKind::Float) {
+      error(Loc{a.loc.line, a.loc.col + 1}, "taddr '" + a.name + "' must be a 32-bit register");
+    }
+  }
+
+  const Instruction& ins_;
+  const CheckContext& ctx_;
+  Diagnostics& d_;
+  size_t errors_before_;
+};
+
+}  // namespace
+
+bool validate(const Instruction& ins, const CheckContext& ctx, Diagnostics& diags) {
+  return Validator(ins, ctx, diags).run();
+}
+
+}  // namespace stu::isa

@@ -1,0 +1,603 @@
+#include "stu/ptx/module.h"
+
+#include <string>
+
+#include "stu/isa/lexer.h"
+#include "stu/isa/parser.h"
+#include "stu/isa/validator.h"
+#include "symbols.h"
+
+namespace stu::ptx {
+namespace {
+
+using isa::Lexer;
+using isa::Loc;
+using isa::Symbol;
+using isa::Token;
+using isa::TokKind;
+
+std::string show(const Token& t) {
+  if (t.kind == TokKind::End) return "end of file";
+  if (t.kind == TokKind::Invalid) {
+    char buf[8];
+    snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned char>(t.text[0]));
+    return std::string("invalid character ") + buf;
+  }
+  return "'" + std::string(t.text.substr(0, 40)) + (t.text.size() > 40 ? "...'" : "'");
+}
+
+bool is_directive(const Token& t) { return t.kind == TokKind::Word && t.text[0] == '.'; }
+
+std::optional<isa::Space> space_directive(std::string_view w) {
+  if (w == ".global") return isa::Space::Global;
+  if (w == ".shared") return isa::Space::Shared;
+  if (w == ".local") return isa::Space::Local;
+  if (w == ".const") return isa::Space::Const;
+  if (w == ".param") return isa::Space::Param;
+  return std::nullopt;
+}
+
+class Reader {
+ public:
+  Reader(std::string_view text, Diagnostics& d, const CheckOptions& o, const StoreVisitor& v)
+      : lx_(text), d_(d), opts_(o), visit_(v) {
+    stats_.lines = 1;
+    for (char c : text) stats_.lines += c == '\n';
+  }
+
+  CheckStats run() {
+    for (;;) {
+      Token t = lx_.next();
+      if (t.kind == TokKind::End) break;
+      top_level(t);
+    }
+    if (lx_.saw_unterminated_comment()) {
+      d_.error(lx_.unterminated_loc(), "unterminated comment");
+    }
+    if (!have_version_ && !opts_.version) d_.error(Loc{1, 1}, "missing '.version' directive");
+    if (!have_target_ && !opts_.target) d_.error(Loc{1, 1}, "missing '.target' directive");
+    stats_.target = ctx_.target;
+    stats_.version = ctx_.version;
+    return stats_;
+  }
+
+ private:
+  // ------------------------------------------------------------------ module level
+  void top_level(const Token& t) {
+    if (t.kind != TokKind::Word || !is_directive(t)) {
+      d_.error(t.loc, "unexpected " + show(t) + " at module scope");
+      if (!t.is(';')) isa::skip_statement(lx_, true);
+      return;
+    }
+    std::string_view w = t.text;
+    if (w == ".version") return version_directive(t);
+    if (w == ".target") return target_directive(t);
+    if (w == ".address_size") return address_size_directive(t);
+    if (w == ".file" || w == ".loc") return skip_line();
+    if (w == ".section") return skip_section(t);
+    if (w == ".visible" || w == ".extern" || w == ".weak" || w == ".common") {
+      Token n = lx_.next();
+      if (n.kind == TokKind::End) {
+        d_.error(t.loc, "unexpected end of file after " + show(t));
+        return;
+      }
+      return top_level(n);
+    }
+    if (w == ".entry" || w == ".func") return function(t);
+    if (auto sp = space_directive(w)) return declaration(t, *sp, false);
+    if (w == ".pragma" || w == ".alias" || w == ".tex" || w == ".surfref" || w == ".texref" ||
+        w == ".samplerref") {
+      isa::skip_statement(lx_, false);
+      return;
+    }
+    d_.error(t.loc, "unknown directive " + show(t) + " at module scope");
+    isa::skip_statement(lx_, true);
+  }
+
+  void skip_line() {
+    while (true) {
+      Token n = lx_.peek();
+      if (n.kind == TokKind::End || n.first_on_line) return;
+      lx_.next();
+    }
+  }
+
+  void skip_section(const Token& t) {
+    // .section name { ... }  (debug sections: skip the balanced block)
+    int depth = 0;
+    while (true) {
+      Token n = lx_.next();
+      if (n.kind == TokKind::End) {
+        d_.error(t.loc, "unterminated '.section' block");
+        return;
+      }
+      if (n.is('{')) ++depth;
+      if (n.is('}') && --depth <= 0) return;
+    }
+  }
+
+  void version_directive(const Token& t) {
+    Token v = lx_.next();
+    auto pv = v.kind == TokKind::Number ? isa::PtxVersion::parse(v.text) : std::nullopt;
+    if (!pv) {
+      d_.error(v.loc, "expected a PTX ISA version like '8.8' after '.version', found " + show(v));
+      skip_line();
+      return;
+    }
+    if (have_version_) d_.error(t.loc, "duplicate '.version' directive");
+    have_version_ = true;
+    if (*pv < isa::ptx(1, 0) || isa::kStuMaxVersion < *pv) {
+      d_.error(v.loc, "unsupported PTX ISA version " + pv->str() + " (stu knows up to " +
+                          isa::kStuMaxVersion.str() + ")");
+    } else if (isa::kPtxasMaxVersion < *pv) {
+      d_.warning(v.loc, "PTX ISA " + pv->str() + " is newer than ptxas 13.0 supports (" +
+                            isa::kPtxasMaxVersion.str() + "); rules follow the ISA text");
+    }
+    if (!opts_.version) ctx_.version = *pv;
+    if (opts_.version) ctx_.version = *opts_.version;
+  }
+
+  void target_directive(const Token& t) {
+    if (!have_version_ && !opts_.version) {
+      d_.error(t.loc, "'.target' must follow the '.version' directive");
+    }
+    bool first = true;
+    while (true) {
+      Token n = lx_.peek();
+      if (n.kind == TokKind::End || (n.first_on_line && !first)) break;
+      if (!first) {
+        if (!n.is(',')) break;
+        lx_.next();
+        n = lx_.peek();
+      }
+      lx_.next();
+      if (n.kind != TokKind::Word) {
+        d_.error(n.loc, "expected a target name, found " + show(n));
+        skip_line();
+        break;
+      }
+      if (first) {
+        auto tg = isa::Target::parse(n.text);
+        if (!tg || !tg->known()) {
+          d_.error(n.loc, "unknown target '" + std::string(n.text) + "'");
+        } else {
+          if (have_target_) d_.error(t.loc, "duplicate '.target' directive");
+          have_target_ = true;
+          if (!opts_.target) ctx_.target = *tg;
+          PtxVersion_check(*tg, n.loc);
+        }
+      } else if (n.text != "texmode_unified" && n.text != "texmode_independent" &&
+                 n.text != "debug" && n.text != "map_f64_to_f32") {
+        d_.error(n.loc, "unknown target option '" + std::string(n.text) + "'");
+      }
+      first = false;
+    }
+    if (opts_.target) ctx_.target = *opts_.target;
+  }
+
+  void PtxVersion_check(const isa::Target& tg, Loc loc) {
+    auto need = tg.min_version();
+    if (need && have_version_ && ctx_.version < *need && !opts_.version) {
+      d_.error(loc, "target " + tg.str() + " requires PTX ISA " + need->str() +
+                        " or later (module is " + ctx_.version.str() + ")");
+    }
+  }
+
+  void address_size_directive(const Token&) {
+    Token v = lx_.next();
+    if (v.kind != TokKind::Number || (v.text != "64" && v.text != "32")) {
+      d_.error(v.loc, "expected '32' or '64' after '.address_size', found " + show(v));
+      skip_line();
+      return;
+    }
+    if (v.text == "32") d_.error(v.loc, "'.address_size 32' is not supported by ptxas 13.0");
+  }
+
+  // ------------------------------------------------------------------ declarations
+  // Parses `<space> {attributes} name{<N>}{[dims]}{= init} {, name ...} ;` after the space
+  // directive token `t`. `is_reg` for `.reg`.
+  void declaration(const Token& t, isa::Space space, bool is_reg) {
+    Symbol sym;
+    sym.kind = is_reg ? Symbol::Kind::Register : Symbol::Kind::Variable;
+    if (!is_reg) sym.space = space;
+    bool have_type = false;
+    while (true) {
+      Token a = lx_.peek();
+      if (!is_directive(a)) break;
+      lx_.next();
+      std::string_view w = a.text.substr(1);
+      if (w == "align") {
+        Token n = lx_.next();
+        if (n.kind != TokKind::Number) {
+          d_.error(n.loc, "expected an alignment after '.align', found " + show(n));
+          recover_statement();
+          return;
+        }
+      } else if (auto ty = isa::from_string<isa::DataType>(w)) {
+        sym.type = *ty;
+        have_type = true;
+      } else if (auto v = isa::from_string<isa::Vec>(w)) {
+        sym.vec_lanes = static_cast<uint8_t>(isa::lanes_of(*v));
+      } else if (w == "ptr" || w == "global" || w == "shared" || w == "local" || w == "const" ||
+                 w == "attribute") {
+        // pointer attributes of kernel parameters: `.ptr .global .align 16`
+      } else if (w == "b1" || w == "u1") {
+        sym.type = isa::DataType::Pred;
+        have_type = true;
+      } else {
+        d_.error(a.loc, "unexpected " + show(a) + " in declaration");
+        recover_statement();
+        return;
+      }
+    }
+    if (!have_type) {
+      d_.error(t.loc, "declaration has no type");
+      recover_statement();
+      return;
+    }
+    while (true) {
+      Token n = lx_.next();
+      if (n.kind != TokKind::Word || is_directive(n)) {
+        d_.error(n.loc, "expected a name in declaration, found " + show(n));
+        if (!n.is(';')) recover_statement();
+        return;
+      }
+      Token p = lx_.peek();
+      if (p.is('<')) {
+        lx_.next();
+        Token c = lx_.next();
+        uint64_t count = 0;
+        Token gt = lx_.next();
+        if (c.kind != TokKind::Number || !isa::parse_int_literal(c.text, count) || !gt.is('>') ||
+            count > 0x7fffffff) {
+          d_.error(c.loc, "expected '<count>' in register range declaration");
+          recover_statement();
+          return;
+        }
+        symbols_.declare_range(n.text, static_cast<uint32_t>(count), sym);
+      } else {
+        if (symbols_.depth() > 0 && symbols_.declared_here(n.text)) {
+          d_.error(n.loc, "'" + std::string(n.text) + "' is already declared in this scope");
+        }
+        symbols_.declare(n.text, sym);
+      }
+      // array dimensions
+      while (lx_.peek().is('[')) {
+        lx_.next();
+        Token x = lx_.next();
+        if (x.is(']')) continue;
+        Token rb = lx_.next();
+        if (x.kind != TokKind::Number || !rb.is(']')) {
+          d_.error(x.loc, "expected an array size");
+          recover_statement();
+          return;
+        }
+      }
+      Token s = lx_.peek();
+      if (s.is('=')) {
+        lx_.next();
+        skip_initializer();
+        s = lx_.peek();
+      }
+      if (s.is(',')) {
+        lx_.next();
+        continue;
+      }
+      if (s.is(';')) {
+        lx_.next();
+        return;
+      }
+      d_.error(s.loc, "expected ';' after declaration, found " + show(s));
+      if (!s.first_on_line) recover_statement();
+      return;
+    }
+  }
+
+  void skip_initializer() {
+    int depth = 0;
+    while (true) {
+      Token n = lx_.peek();
+      if (n.kind == TokKind::End) return;
+      if (depth == 0 && (n.is(',') || n.is(';'))) return;
+      lx_.next();
+      if (n.is('{')) ++depth;
+      if (n.is('}')) --depth;
+    }
+  }
+
+  void recover_statement() { isa::skip_statement(lx_, true); }
+
+  // ------------------------------------------------------------------ functions
+  // `.entry name (params) perf* { body }` or `.func (rets) name (params) perf* { body } | ;`
+  void function(const Token& kw) {
+    const bool is_entry = kw.text == ".entry";
+    symbols_.push_scope();  // parameters
+    Token n = lx_.next();
+    if (!is_entry && n.is('(')) {
+      if (!param_list(/*entry=*/false, /*returns=*/true)) return abandon_function();
+      n = lx_.next();
+    }
+    if (n.kind != TokKind::Word || is_directive(n)) {
+      d_.error(n.loc, "expected a function name after " + show(kw) + ", found " + show(n));
+      return abandon_function();
+    }
+    Token p = lx_.peek();
+    if (p.is('(')) {
+      lx_.next();
+      if (!param_list(is_entry, false)) return abandon_function();
+    }
+    // performance directives, up to the body or ';'
+    while (true) {
+      Token t = lx_.peek();
+      if (t.is('{')) {
+        lx_.next();
+        ++stats_.functions;
+        body(t);
+        symbols_.pop_scope();
+        // make the function name visible for later calls
+        Symbol f;
+        f.kind = Symbol::Kind::Function;
+        symbols_.declare(n.text, f);
+        return;
+      }
+      if (t.is(';')) {
+        lx_.next();
+        symbols_.pop_scope();
+        Symbol f;
+        f.kind = Symbol::Kind::Function;
+        symbols_.declare(n.text, f);
+        return;
+      }
+      if (t.kind == TokKind::End) {
+        d_.error(n.loc, "unexpected end of file in the declaration of '" + std::string(n.text) +
+                            "'");
+        symbols_.pop_scope();
+        return;
+      }
+      if (t.kind == TokKind::Word && t.text == ".pragma") {
+        lx_.next();
+        isa::skip_statement(lx_, false);
+        continue;
+      }
+      if (t.kind == TokKind::Word || t.kind == TokKind::Number || t.is(',')) {
+        lx_.next();
+        continue;
+      }
+      d_.error(t.loc, "unexpected " + show(t) + " in the declaration of '" +
+                          std::string(n.text) + "'");
+      return abandon_function();
+    }
+  }
+
+  void abandon_function() {
+    symbols_.pop_scope();
+    // Resynchronise at the next module-level directive or after a balanced body.
+    int depth = 0;
+    while (true) {
+      Token t = lx_.peek();
+      if (t.kind == TokKind::End) return;
+      if (depth == 0 && t.first_on_line && is_directive(t) &&
+          (t.text == ".entry" || t.text == ".func" || t.text == ".visible" ||
+           t.text == ".global" || t.text == ".extern" || t.text == ".weak")) {
+        return;
+      }
+      lx_.next();
+      if (t.is('{')) ++depth;
+      if (t.is('}') && --depth <= 0) {
+        depth = 0;
+        return;
+      }
+    }
+  }
+
+  // After '(' : `.param .type name{[N]} {, ...} )`. Returns false on a syntax error.
+  bool param_list(bool entry, bool returns) {
+    if (lx_.peek().is(')')) {
+      lx_.next();
+      return true;
+    }
+    while (true) {
+      Token sp = lx_.next();
+      Symbol sym;
+      bool is_reg = false;
+      if (sp.is_word(".param")) {
+        sym.kind = Symbol::Kind::Variable;
+        sym.space = entry ? isa::Space::ParamEntry : isa::Space::ParamFunc;
+      } else if (sp.is_word(".reg")) {
+        is_reg = true;
+        sym.kind = Symbol::Kind::Register;
+      } else {
+        d_.error(sp.loc, "expected '.param' or '.reg' in parameter list, found " + show(sp));
+        return false;
+      }
+      sym.is_return_param = returns;
+      bool have_type = false;
+      Token n = lx_.next();
+      while (is_directive(n)) {
+        std::string_view w = n.text.substr(1);
+        if (w == "align") {
+          lx_.next();
+        } else if (auto ty = isa::from_string<isa::DataType>(w)) {
+          sym.type = *ty;
+          have_type = true;
+        } else if (auto v = isa::from_string<isa::Vec>(w)) {
+          sym.vec_lanes = static_cast<uint8_t>(isa::lanes_of(*v));
+        }
+        n = lx_.next();
+      }
+      if (!have_type) {
+        d_.error(n.loc, "parameter has no type");
+        return false;
+      }
+      if (n.kind != TokKind::Word) {
+        d_.error(n.loc, "expected a parameter name, found " + show(n));
+        return false;
+      }
+      (void)is_reg;
+      symbols_.declare(n.text, sym);
+      while (lx_.peek().is('[')) {
+        lx_.next();
+        Token x = lx_.next();
+        if (x.is(']')) continue;
+        if (!lx_.next().is(']')) {
+          d_.error(x.loc, "expected ']' in parameter array size");
+          return false;
+        }
+      }
+      Token s = lx_.next();
+      if (s.is(',')) continue;
+      if (s.is(')')) return true;
+      d_.error(s.loc, "expected ',' or ')' in parameter list, found " + show(s));
+      return false;
+    }
+  }
+
+  // Body after '{' (the function scope is already pushed for parameters).
+  void body(const Token& open) {
+    symbols_.push_scope();
+    size_t depth = 1;
+    while (depth > 0) {
+      Token t = lx_.next();
+      if (t.kind == TokKind::End) {
+        d_.error(open.loc, "unexpected end of file: missing '}' for this function body");
+        break;
+      }
+      if (t.is('{')) {
+        symbols_.push_scope();
+        ++depth;
+        continue;
+      }
+      if (t.is('}')) {
+        symbols_.pop_scope();
+        --depth;
+        continue;
+      }
+      statement(t);
+    }
+    while (depth-- > 0) symbols_.pop_scope();
+  }
+
+  void statement(const Token& t) {
+    if (t.is(';')) return;  // empty statement
+    if (t.is('@')) return guarded(t);
+    if (t.kind != TokKind::Word) {
+      d_.error(t.loc, "unexpected " + show(t));
+      recover_statement();
+      return;
+    }
+    if (is_directive(t)) return body_directive(t);
+    Token p = lx_.peek();
+    if (p.is(':')) {  // label
+      lx_.next();
+      return;
+    }
+    instruction(t, isa::Guard{});
+  }
+
+  void guarded(const Token& at) {
+    isa::Guard g;
+    g.loc = at.loc;
+    Token r = lx_.next();
+    if (r.is('!')) {
+      g.negated = true;
+      r = lx_.next();
+    }
+    if (r.kind != TokKind::Word || is_directive(r)) {
+      d_.error(r.loc, "expected a predicate register after '@', found " + show(r));
+      recover_statement();
+      return;
+    }
+    g.reg = std::string(r.text);
+    const Symbol* s = symbols_.find(r.text);
+    Token op = lx_.next();
+    if (op.kind != TokKind::Word || is_directive(op)) {
+      d_.error(op.loc, "expected an instruction after the guard, found " + show(op));
+      recover_statement();
+      return;
+    }
+    if (isa::store_opcode_of(op.text)) {
+      if (!s) {
+        d_.error(r.loc, "undeclared predicate '" + g.reg + "'");
+      } else if (s->kind != Symbol::Kind::Register || s->type != isa::DataType::Pred) {
+        d_.error(r.loc, "guard '" + g.reg + "' is not a '.pred' register");
+      }
+    }
+    instruction(op, g);
+  }
+
+  void body_directive(const Token& t) {
+    std::string_view w = t.text;
+    if (w == ".reg") return declaration(t, isa::Space::Local, true);
+    if (auto sp = space_directive(w)) return declaration(t, *sp, false);
+    if (w == ".loc" || w == ".file") return skip_line();
+    if (w == ".pragma" || w == ".callprototype" || w == ".maxnreg" || w == ".maxntid" ||
+        w == ".reqntid" || w == ".minnctapersm" || w == ".alias") {
+      isa::skip_statement(lx_, false);
+      return;
+    }
+    d_.error(t.loc, "unknown directive " + show(t) + " in function body");
+    recover_statement();
+  }
+
+  void instruction(const Token& op, const isa::Guard& g) {
+    ++stats_.instructions;
+    auto store = isa::store_opcode_of(op.text);
+    if (!store) return skip_other(op);
+    ++stats_.stores;
+    if (!isa::parse_store(lx_, op, g, ins_, d_)) {
+      ++stats_.invalid_stores;
+      return;
+    }
+    ctx_.symbols = &symbols_;
+    bool ok = isa::validate(ins_, ctx_, d_);
+    if (!ok) ++stats_.invalid_stores;
+    if (visit_) visit_(ins_, ok);
+  }
+
+  // A non-store instruction: skipped through its ';'. A missing ';' is noticed when a '}' or
+  // a new line that starts with a store, a directive or a label comes first.
+  void skip_other(const Token& op) {
+    int depth = 0;
+    while (true) {
+      Token t = lx_.peek();
+      if (t.kind == TokKind::End) {
+        d_.error(op.loc, "unexpected end of file: missing ';' after this instruction");
+        return;
+      }
+      if (depth == 0 && (t.is('}') ||
+                         (t.first_on_line && t.kind == TokKind::Word &&
+                          (is_directive(t) || isa::store_opcode_of(t.text))))) {
+        d_.error(op.loc, "missing ';' at the end of this instruction");
+        return;
+      }
+      lx_.next();
+      if (t.kind != TokKind::Punct) continue;
+      char c = t.text[0];
+      if (c == '{' || c == '[' || c == '(') ++depth;
+      if ((c == '}' || c == ']' || c == ')') && depth > 0) --depth;
+      if (c == ';' && depth == 0) return;
+    }
+  }
+
+  Lexer lx_;
+  Diagnostics& d_;
+  const CheckOptions& opts_;
+  const StoreVisitor& visit_;
+  SymbolTable symbols_;
+  isa::CheckContext ctx_{isa::Target{100, isa::Target::Suffix::Arch}, isa::kPtxasMaxVersion,
+                         nullptr};
+  bool have_version_ = false;
+  bool have_target_ = false;
+  CheckStats stats_;
+  isa::Instruction ins_;  // reused for every store (keeps its buffers)
+};
+
+}  // namespace
+
+CheckStats check_module(std::string_view text, Diagnostics& diags, const CheckOptions& opts,
+                        const StoreVisitor& visit) {
+  Reader r(text, diags, opts, visit);
+  return r.run();
+}
+
+}  // namespace stu::ptx

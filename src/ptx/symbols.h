@@ -1,0 +1,45 @@
+// Scoped symbol table of a PTX module: names are views into the module text; `%r<N>`
+// ranges are kept as one entry and matched by prefix + index.
+#pragma once
+
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "stu/isa/validator.h"
+
+namespace stu::ptx {
+
+class SymbolTable final : public isa::SymbolLookup {
+ public:
+  const isa::Symbol* find(std::string_view name) const override;
+
+  void declare(std::string_view name, const isa::Symbol& sym);
+  // `%r<count>`: names prefix0 .. prefix{count-1}.
+  void declare_range(std::string_view prefix, uint32_t count, const isa::Symbol& sym);
+  bool declared_here(std::string_view name) const;
+
+  void push_scope() { marks_.push_back(undo_.size()); }
+  void pop_scope();
+  size_t depth() const { return marks_.size(); }
+
+ private:
+  struct Range {
+    uint32_t count;
+    isa::Symbol sym;
+  };
+  struct Undo {
+    bool is_range;
+    std::string_view key;
+    bool had_previous;
+    isa::Symbol prev_sym;
+    std::vector<Range> prev_ranges;
+  };
+
+  std::unordered_map<std::string_view, isa::Symbol> names_;
+  std::unordered_map<std::string_view, std::vector<Range>> ranges_;
+  std::vector<Undo> undo_;
+  std::vector<size_t> marks_;
+};
+
+}  // namespace stu::ptx

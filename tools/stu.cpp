@@ -1,0 +1,244 @@
+// stu: the command-line front end of the store-unit model.
+//
+//   stu check [--target sm_XX] [--ptx-version X.Y] [--stats] FILE...
+//   stu lower [--target sm_XX] FILE.ptx
+//
+// Exit status: 0 success, 1 a finding (an error in the input), 2 usage or I/O error.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "stu/diag.h"
+#include "stu/isa/lowering.h"
+#include "stu/isa/printer.h"
+#include "stu/isa/sass.h"
+#include "stu/ptx/module.h"
+
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kFinding = 1;
+constexpr int kUsage = 2;
+
+const char* const kUsageText =
+    "usage: stu <command> [options] FILE...\n"
+    "\n"
+    "commands:\n"
+    "  check   validate the store-family instructions of PTX modules (or SASS 'ST' lines\n"
+    "          in a .sass file) against the module's target and PTX ISA version\n"
+    "  lower   print each PTX store with the SASS instruction(s) it lowers to\n"
+    "  help    print this text\n"
+    "\n"
+    "options:\n"
+    "  --target sm_XX[a|f]   validate for this target instead of the module's .target\n"
+    "  --ptx-version X.Y     validate for this PTX ISA version instead of .version\n"
+    "  --stats               (check) print per-file counts and throughput\n"
+    "  --max-errors N        stop printing diagnostics after N errors per file (0: all)\n"
+    "  -q, --quiet           (check) print diagnostics only, no summary line\n"
+    "\n"
+    "exit status: 0 no errors, 1 errors found, 2 usage or I/O error\n";
+
+struct Options {
+  std::string command;
+  std::vector<std::string> files;
+  stu::ptx::CheckOptions check;
+  bool stats = false;
+  bool quiet = false;
+  size_t max_errors = 0;
+};
+
+int usage_error(const std::string& msg) {
+  std::cerr << "stu: error: " << msg << "\n" << kUsageText;
+  return kUsage;
+}
+
+bool read_file(const std::string& path, std::string& out, std::string& why) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    out = ss.str();
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    why = std::strerror(errno);
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    why = "read error";
+    return false;
+  }
+  out = ss.str();
+  // A directory opens on Linux but reads nothing and sets failbit.
+  if (out.empty() && in.fail() && !in.eof()) {
+    why = "is a directory or unreadable";
+    return false;
+  }
+  return true;
+}
+
+void print_diags(const stu::Diagnostics& d, const std::string& file, size_t max_errors) {
+  if (max_errors == 0 || d.error_count() <= max_errors) {
+    d.print(std::cerr, file);
+    return;
+  }
+  stu::Diagnostics cut;
+  size_t errors = 0;
+  for (const auto& x : d.all()) {
+    if (x.severity == stu::Severity::Error && ++errors > max_errors) break;
+    cut.add(x.severity, x.loc, x.message);
+  }
+  cut.print(std::cerr, file);
+  std::cerr << file << ": note: " << (d.error_count() - max_errors)
+            << " more errors not shown (--max-errors)\n";
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+  size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+// SASS listing: one ST per line; blank lines and // comments skipped.
+size_t check_sass(const std::string& text, stu::Diagnostics& d) {
+  std::istringstream in(text);
+  std::string line;
+  uint32_t n = 0;
+  size_t count = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    auto c = line.find("//");
+    if (c != std::string::npos) line.erase(c);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ++count;
+    if (auto s = stu::isa::parse_sass_st(line, d, n)) stu::isa::validate(*s, d);
+  }
+  return count;
+}
+
+int run_check(const Options& o) {
+  bool any_error = false;
+  for (const std::string& f : o.files) {
+    std::string text, why;
+    if (!read_file(f, text, why)) {
+      std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
+      return kUsage;
+    }
+    stu::Diagnostics d;
+    auto t0 = std::chrono::steady_clock::now();
+    if (ends_with(f, ".sass")) {
+      size_t n = check_sass(text, d);
+      print_diags(d, f, o.max_errors);
+      if (!o.quiet) {
+        std::cout << f << ": " << n << " SASS stores, " << d.error_count() << " errors, "
+                  << d.warning_count() << " warnings\n";
+      }
+    } else {
+      stu::ptx::CheckStats s = stu::ptx::check_module(text, d, o.check);
+      auto secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      print_diags(d, f, o.max_errors);
+      if (!o.quiet) {
+        std::cout << f << ": " << s.target.str() << ", PTX " << s.version.str() << ": "
+                  << s.stores << " stores (" << s.invalid_stores << " invalid) in "
+                  << s.instructions << " instructions, " << d.error_count() << " errors, "
+                  << d.warning_count() << " warnings\n";
+      }
+      if (o.stats) {
+        std::cout << f << ": " << s.lines << " lines, " << text.size() << " bytes, "
+                  << s.functions << " functions, " << secs * 1e3 << " ms, "
+                  << (secs > 0 ? static_cast<double>(s.stores) / secs : 0.0)
+                  << " stores/s\n";
+      }
+    }
+    any_error |= d.has_errors();
+  }
+  return any_error ? kFinding : kOk;
+}
+
+int run_lower(const Options& o) {
+  bool any_error = false;
+  for (const std::string& f : o.files) {
+    std::string text, why;
+    if (!read_file(f, text, why)) {
+      std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
+      return kUsage;
+    }
+    stu::Diagnostics d;
+    std::string out;
+    stu::isa::Target target;
+    auto visit = [&](const stu::isa::Instruction& ins, bool valid) {
+      out += f + ":" + std::to_string(ins.loc.line) + ": " + stu::isa::print(ins) + "\n";
+      if (!valid) {
+        out += "    (not lowered: invalid)\n";
+        return;
+      }
+      for (const auto& s : stu::isa::lower(ins, target)) out += "    " + s.str() + "\n";
+    };
+    stu::ptx::check_module(text, d, o.check, visit);
+    std::cout << out;
+    print_diags(d, f, o.max_errors);
+    any_error |= d.has_errors();
+  }
+  return any_error ? kFinding : kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (argc < 2) return usage_error("no command given");
+  o.command = argv[1];
+  if (o.command == "help" || o.command == "--help" || o.command == "-h") {
+    std::cout << kUsageText;
+    return kOk;
+  }
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char* name) -> const char* {
+      if (i + 1 >= argc) return nullptr;
+      (void)name;
+      return argv[++i];
+    };
+    if (a == "--target") {
+      const char* v = value("--target");
+      auto t = v ? stu::isa::Target::parse(v) : std::nullopt;
+      if (!t || !t->known()) return usage_error("--target needs a known target like sm_90a");
+      o.check.target = t;
+    } else if (a == "--ptx-version") {
+      const char* v = value("--ptx-version");
+      auto pv = v ? stu::isa::PtxVersion::parse(v) : std::nullopt;
+      if (!pv) return usage_error("--ptx-version needs a version like 8.8");
+      o.check.version = pv;
+    } else if (a == "--stats") {
+      o.stats = true;
+    } else if (a == "-q" || a == "--quiet") {
+      o.quiet = true;
+    } else if (a == "--max-errors") {
+      const char* v = value("--max-errors");
+      if (!v) return usage_error("--max-errors needs a number");
+      char* end = nullptr;
+      o.max_errors = std::strtoul(v, &end, 10);
+      if (*end) return usage_error("--max-errors needs a number");
+    } else if (a.size() > 1 && a[0] == '-' ) {
+      return usage_error("unknown option '" + a + "'");
+    } else {
+      o.files.push_back(a);
+    }
+  }
+  if (o.command != "check" && o.command != "lower") {
+    return usage_error("unknown command '" + o.command + "'");
+  }
+  if (o.files.empty()) return usage_error("no input files");
+  try {
+    return o.command == "check" ? run_check(o) : run_lower(o);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "stu: error: out of memory\n";
+    return kUsage;
+  }
+}
