@@ -399,6 +399,8 @@ class StoreParser {
 std::optional<Opcode> store_opcode_of(std::string_view w) {
   if (w.size() >= 2 && w[0] == 's' && w[1] == 't' && (w.size() == 2 || w[2] == '.')) {
     if (w.compare(2, 6, ".async") == 0 && (w.size() == 8 || w[8] == '.')) return Opcode::StAsync;
+    // st.bulk (bulk zero-initialisation, PTX 8.6) is a different instruction: passed over.
+    if (w.compare(2, 5, ".bulk") == 0 && (w.size() == 7 || w[7] == '.')) return std::nullopt;
     return Opcode::St;
   }
   if (w.compare(0, 10, "tcgen05.st") == 0 && (w.size() == 10 || w[10] == '.')) {

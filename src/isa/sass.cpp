@@ -102,21 +102,30 @@ std::optional<SassSt> parse_sass_st(std::string_view text, Diagnostics& d, uint3
     w = next == std::string_view::npos ? std::string_view() : w.substr(next);
     Loc mloc{line, s.loc.col};
     if (m == "E") {
-      if (s.extended) d.error(mloc, "duplicate modifier '.E'");
+      if (s.extended) {
+        d.error(mloc, "duplicate modifier '.E'");
+        return std::nullopt;
+      }
       s.extended = true;
       continue;
     }
     bool found = false;
     for (int c = 0; c < 4 && !found; ++c) {
       if (m == to_string(static_cast<SassCop>(c))) {
-        if (s.cop_written) d.error(mloc, "more than one cache operator");
+        if (s.cop_written) {
+          d.error(mloc, "more than one cache operator");
+          return std::nullopt;
+        }
         s.cop = static_cast<SassCop>(c);
         s.cop_written = found = true;
       }
     }
     for (int z = 0; z < 9 && !found; ++z) {
       if (m == to_string(static_cast<SassSize>(z))) {
-        if (s.size_written) d.error(mloc, "more than one size modifier");
+        if (s.size_written) {
+          d.error(mloc, "more than one size modifier");
+          return std::nullopt;
+        }
         s.size = static_cast<SassSize>(z);
         s.size_written = found = true;
       }

@@ -1,0 +1,70 @@
+#include "stu/ptx/conformance.h"
+
+#include <unordered_map>
+
+#include "stu/diag.h"
+#include "stu/ptx/module.h"
+
+namespace stu::ptx {
+
+void ConformanceReport::merge(const ConformanceReport& o) {
+  cases += o.cases;
+  agree += o.agree;
+  false_errors += o.false_errors;
+  missed_errors += o.missed_errors;
+  disagreements.insert(disagreements.end(), o.disagreements.begin(), o.disagreements.end());
+  stray.insert(stray.end(), o.stray.begin(), o.stray.end());
+}
+
+ConformanceReport run_conformance(std::string_view text) {
+  constexpr std::string_view kTag = "// ptxas: ";
+  ConformanceReport rep;
+  Diagnostics d;
+  check_module(text, d, {});
+  std::unordered_map<uint32_t, const Diagnostic*> first_error;
+  for (const Diagnostic& x : d.all()) {
+    if (x.severity == Severity::Error) first_error.emplace(x.loc.line, &x);
+  }
+  size_t pos = 0;
+  uint32_t line = 0;
+  std::unordered_map<uint32_t, bool> is_case;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view l = text.substr(pos, end - pos);
+    ++line;
+    size_t tag = l.rfind(kTag);
+    if (tag != std::string_view::npos) {
+      CaseOutcome c;
+      c.line = line;
+      std::string_view verdict = l.substr(tag + kTag.size());
+      c.ptxas_error = verdict.substr(0, 5) == "error";
+      size_t colon = verdict.find(": ");
+      if (colon != std::string_view::npos) c.ptxas_message = std::string(verdict.substr(colon + 2));
+      std::string_view body = l.substr(0, tag);
+      while (!body.empty() && (body.back() == ' ' || body.back() == '\t')) body.remove_suffix(1);
+      c.text = std::string(body);
+      auto it = first_error.find(line);
+      c.stu_error = it != first_error.end();
+      if (c.stu_error) c.stu_message = it->second->message;
+      ++rep.cases;
+      is_case[line] = true;
+      if (c.stu_error == c.ptxas_error) {
+        ++rep.agree;
+      } else {
+        (c.stu_error ? rep.false_errors : rep.missed_errors)++;
+        rep.disagreements.push_back(std::move(c));
+      }
+    }
+    if (end == text.size()) break;
+    pos = end + 1;
+  }
+  for (const auto& [l, diag] : first_error) {
+    if (!is_case.count(l)) {
+      rep.stray.push_back("line " + std::to_string(l) + ": " + diag->message);
+    }
+  }
+  return rep;
+}
+
+}  // namespace stu::ptx

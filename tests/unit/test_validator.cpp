@@ -1,0 +1,197 @@
+// Validator: each rule accepts its good form and rejects its bad form with a message that
+// names the rule. Verdicts are those of ptxas 13.0 (see tests/conformance for the recorded
+// corpus); ISA-text-only rules are warnings.
+#include <gtest/gtest.h>
+
+#include "check_util.h"
+
+namespace stu::test {
+namespace {
+
+void expect_ok(const std::string& line, const std::string& target = "sm_100a",
+               const std::string& version = "8.8") {
+  LineResult r = check_line(line, target, version);
+  EXPECT_EQ(r.errors, 0u) << line << " [" << target << ", " << version << "]: " << r.first_error;
+  EXPECT_EQ(r.other_errors, 0u) << line;
+}
+
+void expect_error(const std::string& line, const std::string& part,
+                  const std::string& target = "sm_100a", const std::string& version = "8.8") {
+  LineResult r = check_line(line, target, version);
+  EXPECT_GE(r.errors, 1u) << line << " [" << target << ", " << version << "] was accepted";
+  EXPECT_NE(r.first_error.find(part), std::string::npos)
+      << line << ": got '" << r.first_error << "', want '" << part << "'";
+  EXPECT_EQ(r.other_errors, 0u) << line;
+}
+
+void expect_warning(const std::string& line, const std::string& part) {
+  LineResult r = check_line(line);
+  EXPECT_EQ(r.errors, 0u) << line << ": " << r.first_error;
+  EXPECT_GE(r.warnings, 1u) << line;
+  EXPECT_NE(r.first_warning.find(part), std::string::npos) << r.first_warning;
+}
+
+TEST(Validator, SeedExamplesAreAccepted) {
+  expect_ok("st.global.f32 [%rd1], %f1;");
+  expect_ok("st.local.b32 [%rd1+4], %r1;");
+  expect_ok("st.global.v4.s32 [%rd1], {%r1, %r2, %r3, %r4};");
+  expect_ok("st.local.b32 [%rd1+-8], %r1;");
+  expect_ok("st.local.s32 [100], %r7;");
+  expect_ok("st.b16 [%rd1], %r1;");  // stores the low 16 bits of a 32-bit register
+  expect_ok("st.global.relaxed.sys.u32 [%rd1], %r0;");
+  expect_ok("st.shared.release.cta.u32 [%rd1], %r1;");
+  expect_ok("st.global.relaxed.cluster.u32 [%rd1], %r2;");
+  expect_ok("st.shared::cta.release.cta.u32 [%rd1+4], %r1;");
+  expect_ok("st.shared::cluster.u32 [%rd1+8], %r1;");
+  expect_ok("st.global.mmio.relaxed.sys.u32 [%rd1], %r1;");
+  expect_ok("st.global.L1::no_allocate.f32 [%rd1], %f1;");
+  expect_ok("st.global.L2::cache_hint.b32 [%rd1], %r1, %rd2;");
+  expect_ok("st.global.b128 [%rd1], %q1;");
+  expect_ok("st.global.L2::evict_last.v8.f32 [%rd1], {%f0, _, %f2, %f3, %f4, %f5, %f6, %f7};");
+  expect_ok("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];");
+  expect_ok("st.async.sys.release.global.u32 [%rd1], %r1;");
+  expect_ok("tcgen05.st.sync.aligned.16x64b.x4.b32 [%r1], {%r1, %r2, %r3, %r4};");
+  expect_ok("tcgen05.st.sync.aligned.16x128b.x1.unpack::16b.b32 [%r1], {%r1, %r2};");
+}
+
+TEST(Validator, StateSpaceVariables) {
+  expect_ok("st.global.u32 [gbuf+4], %r1;");
+  expect_ok("st.shared.u32 [sbuf+4], %r1;");
+  expect_ok("st.local.u32 [lbuf], %r1;");
+  expect_error("st.global.u32 [cbuf], %r1;", "'.const'");
+  expect_error("st.const.u32 [cbuf], %r1;", "stores to '.const' are illegal");
+  expect_error("st.global.u32 [nosuchvar], %r1;", "undeclared identifier 'nosuchvar'");
+}
+
+TEST(Validator, OrderingRules) {
+  expect_error("st.relaxed.global.u32 [%rd1], %r1;", "'.relaxed' requires a scope");
+  expect_error("st.global.gpu.u32 [%rd1], %r1;", "requires '.relaxed' or '.release'");
+  expect_error("st.relaxed.gpu.global.cg.u32 [%rd1], %r1;", "cannot be combined with cache operator");
+  expect_error("st.volatile.global.wt.u32 [%rd1], %r1;", "cannot be combined with cache operator");
+  expect_error("st.relaxed.gpu.local.u32 [%rd1], %r1;", "not allowed on state space '.local'");
+  expect_error("st.volatile.local.u32 [%rd1], %r1;", "'.volatile' with '.local'");
+  expect_error("st.weak.volatile.global.u32 [%rd1], %r1;", "conflicting memory-ordering");
+  expect_error("st.mmio.global.u32 [%rd1], %r1;", "'.mmio' must be combined with '.relaxed'");
+  expect_error("st.mmio.relaxed.gpu.global.u32 [%rd1], %r1;", "'.mmio' requires scope '.sys'");
+  expect_error("st.mmio.relaxed.sys.shared.u32 [%rd1], %r1;", "'.mmio' is allowed only on");
+  expect_error("st.relaxed.cluster.global.u32 [%rd1], %r1;", "scope '.cluster' requires sm_90",
+               "sm_80", "8.0");
+  expect_error("st.relaxed.sys.global.u32 [%rd1], %r1;", "requires PTX ISA 6.0", "sm_60", "5.0");
+}
+
+TEST(Validator, CacheAndEvictionRules) {
+  expect_error("st.global.cs.L1::evict_last.u32 [%rd1], %r1;", "cannot be combined with eviction");
+  expect_error("st.shared.L1::evict_last.u32 [%rd1], %r1;", "cannot be applied to state space");
+  expect_error("st.global.L2::evict_last.u32 [%rd1], %r1;", "requires a 256-bit vector");
+  expect_error("st.global.L2::cache_hint.u32 [%rd1], %r1;", "requires a cache-policy operand");
+  expect_error("st.global.u32 [%rd1], %r1, %rd2;", "requires '.L2::cache_hint'");
+  expect_error("st.shared.L2::cache_hint.u32 [%rd1], %r1, %rd2;", "allowed only on '.global'");
+  expect_error("st.global.L2::cache_hint.u32 [%rd1], %r1, %r2;", "64-bit integer register");
+  expect_error("st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2;", "requires sm_80", "sm_75",
+               "7.4");
+  expect_error("st.global.L1::evict_last.u32 [%rd1], %r1;", "requires PTX ISA 7.4", "sm_80",
+               "7.0");
+}
+
+TEST(Validator, VectorAndTypeRules) {
+  expect_ok("st.global.v4.b64 [%rd1], {%rd1, %rd2, _, %rd4};");
+  expect_error("st.shared.v8.b32 [%rd1], {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7};",
+               "allowed only on '.global'");
+  expect_error("st.global.v8.b32 [%rd1], {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7};",
+               "requires PTX ISA 8.8", "sm_100a", "8.6");
+  expect_error("st.global.v8.b32 [%rd1], {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7};",
+               "requires sm_100", "sm_90a", "8.8");
+  expect_error("st.global.v8.b64 [%rd1], {%rd0, %rd1, %rd2, %rd3, %rd4, %rd5, %rd6, %rd7};",
+               "at most 128 bits");
+  expect_error("st.global.v4.u32 [%rd1], {%r1, _, %r3, %r4};", "the sink '_' is allowed only");
+  expect_error("st.global.v4.u32 [%rd1], {%r1, %r2};", "needs 4 source registers");
+  expect_error("st.global.v2.u32 [%rd1], %r1;", "brace list");
+  expect_error("st.global.v2.b128 [%rd1], {%q1, %q2};", "'.b128' cannot be used with a vector");
+  expect_error("st.global.b128 [%rd1], %q1;", "requires PTX ISA 8.3", "sm_90", "8.2");
+  expect_error("st.relaxed.sys.global.b128 [%rd1], %q1;", "'.b128' with scope '.sys'", "sm_90",
+               "8.3");
+  expect_error("st.global.pred [%rd1], %p1;", "not valid for 'st'");
+  expect_error("st.global.f16 [%rd1], %h1;", "store .f16 data with '.b16'");
+  expect_error("st.global.u32 [%rd1];", "expected [a], b");
+  expect_error("st.global [%rd1], %r1;", "missing type qualifier");
+  expect_warning("st.global.v8.u8 [%rd1], {%rs0, %rs1, %rs2, %rs3, %rs4, %rs5, %rs6, %rs7};",
+                 "'.v8' is defined only for 32-bit types");
+}
+
+TEST(Validator, RelaxedTypeCheckingOfSources) {
+  expect_ok("st.global.u32 [%rd1], %rd1;");  // wider: low 32 bits
+  expect_ok("st.global.b16 [%rd1], %f1;");   // .bN takes floats of at least N bits
+  expect_ok("st.global.f32 [%rd1], %r1;");   // bit-typed register for a float store
+  expect_ok("st.global.u8 [%rd1], %s1;");
+  expect_ok("st.global.u32 [%rd1], 42;");    // immediates are not range-checked
+  expect_error("st.global.u64 [%rd1], %r1;", "does not match instruction type .u64");
+  expect_error("st.global.u32 [%rd1], %f1;", "does not match instruction type .u32");
+  expect_error("st.global.f32 [%rd1], %fd1;", "does not match instruction type .f32");
+  expect_error("st.global.b128 [%rd1], %rd1;", "does not match instruction type .b128");
+  expect_error("st.global.u32 [%rd1], %p1;", "does not match");
+  expect_error("st.global.u32 [%rd1], %r99;", "undeclared register '%r99'");
+}
+
+TEST(Validator, AddressOperands) {
+  expect_ok("st.global.u32 [%r1], %r1;");  // 32-bit address register: zero-extended
+  expect_error("st.global.u32 [100], %r1;", "immediate address is accepted only with '.local'");
+  expect_error("st.global.u32 [%f1], %r1;", "must be a 32- or 64-bit integer register");
+  expect_error("st.global.u32 [%rd1+4294967296], %r1;", "signed 32-bit");
+}
+
+TEST(Validator, PredicatedParamStores) {
+  expect_error("@%p1 st.param.b32 [kp], %r1;", "cannot be predicated");
+  expect_error("@%p9 st.global.u32 [%rd1], %r1;", "undeclared predicate '%p9'");
+  expect_error("@%r1 st.global.u32 [%rd1], %r1;", "is not a '.pred' register");
+}
+
+TEST(Validator, StAsyncRules) {
+  const std::string mb = "st.async.shared::cluster.mbarrier::complete_tx::bytes";
+  expect_ok(mb + ".v4.b32 [%r1], {%r1, %r2, %r3, %r4}, [%r2];");
+  expect_ok(mb + ".v2.f64 [%r1], {%fd1, %fd2}, [%r2];");
+  expect_error(mb + ".b32 [%r1], %r2, [%r3];", "requires PTX ISA 8.1", "sm_90", "8.0");
+  expect_error(mb + ".b32 [%r1], %r2, [%r3];", "requires sm_90", "sm_89", "8.1");
+  expect_error(mb + ".b16 [%r1], %rs2, [%r3];", "32- or 64-bit type");
+  expect_error(mb + ".v8.b32 [%r1], {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%r3];", "'.v8'");
+  expect_error("st.async.shared::cluster.b32 [%r1], %r2, [%r3];",
+               "requires '.mbarrier::complete_tx::bytes'");
+  expect_error("st.async.release.gpu.global.u32 [%rd1], %r1;", "requires PTX ISA 8.7", "sm_100a",
+               "8.6");
+  expect_error("st.async.release.gpu.global.u32 [%rd1], %r1;", "requires sm_100", "sm_90a",
+               "8.7");
+  expect_error("st.async.mmio.release.gpu.global.u32 [%rd1], %r1;", "'.mmio' requires scope '.sys'");
+  expect_error("st.async.release.cta.global.u32 [%rd1], %r1;", "allows scope '.gpu' or '.sys'");
+  expect_error("st.async.release.global.u32 [%rd1], %r1;", "'.release' requires a scope");
+  expect_error("st.async.release.sys.shared::cluster.u32 [%rd1], %r1;", "requires '.global'");
+  expect_ok("st.async.mmio.release.sys.global.u32 [%rd1], %r1;");
+}
+
+TEST(Validator, Tcgen05Rules) {
+  expect_ok("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r2};");
+  expect_ok("tcgen05.st.sync.aligned.16x256b.x1.b32 [%r1], {%r2, %r3, %r4, %r5};");
+  expect_ok("tcgen05.st.sync.aligned.16x32bx2.x2.b32 [%r1], 16, {%r2, %r3};");
+  expect_ok("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r2};", "sm_100f", "8.8");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r2};", "requires an sm_100a",
+               "sm_100", "8.8");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r2};", "requires an sm_100a",
+               "sm_120a", "8.8");
+  expect_error("tcgen05.st.aligned.32x32b.x1.b32 [%r1], {%r2};", "requires '.sync'");
+  expect_error("tcgen05.st.sync.aligned.16x128b.x128.b32 [%r1], {%r2};", "at most '.x64'");
+  expect_error("tcgen05.st.sync.aligned.16x64b.x2.b32 [%r1], {%r2};", "needs 2 registers, found 1");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b64 [%r1], {%rd2};", "requires type '.b32'");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [%rd1], {%r2};", "must be a 32-bit register");
+  expect_error("tcgen05.st.sync.aligned.x1.b32 [%r1], {%r2};", "requires a shape");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x3.b32 [%r1], {%r2};", "unknown qualifier '.x3'");
+  expect_error("tcgen05.st.sync.aligned.global.32x32b.x1.b32 [%r1], {%r2};",
+               "not valid for 'tcgen05.st'");
+  expect_ok("tcgen05.st.sync.aligned.32x32b.x2.b32 [%r1], {%f1, %f2};");  // f32 accepted
+}
+
+TEST(Validator, StAsyncGlobalOnTcgenTargetsWarnsOnIsaOnlyRules) {
+  expect_warning("tcgen05.st.sync.32x32b.x1.b32 [%r1], {%r2};", "'.aligned' is mandatory");
+  expect_warning("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r1], %r2;",
+                 "takes an [mbar] operand");
+}
+
+}  // namespace
+}  // namespace stu::test
