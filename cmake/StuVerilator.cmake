@@ -1,0 +1,91 @@
+# Helpers around Verilator's verilate() (find_package(verilator) must have run).
+#
+#   stu_verilate(<lib> TOP <module> [VERILATOR_ARGS ...])
+#     Verilates rtl/<module>.sv (other modules are found with -y rtl) as class V<module> into
+#     the static library <lib>, creating <lib> on first use. All --cc models share one library
+#     (and one copy of the Verilator runtime); never link a --cc and a --sc model library into
+#     one executable.
+#
+# Fixes applied here (see shared/notes/toolchain.md, "Pitfalls"):
+#   - VERILATOR_CFLAGS (Verilator's -Wno-* list) are applied PRIVATE to the model library, and
+#     the Verilator include folders are SYSTEM includes, so -Wall -Wextra stays quiet;
+#   - VM_SC / VM_TRACE* / VM_COVERAGE are re-exported to consumers (verilate() sets them
+#     PRIVATE only);
+#   - each model's generated sources form one unity group (never two models in one TU);
+#   - Verilator re-runs at configure time when an RTL file the model was made from changed or
+#     disappeared (verilate() alone re-runs it there only when its arguments change), so that a
+#     configure (scripts/test.sh always runs one) repairs the file list after an RTL edit adds
+#     or removes a non-inlined module, instead of a failed link or a "missing and no known
+#     rule to make it" from the generator.
+# Note: verilate() runs Verilator at configure time, so an RTL lint warning (-Wall) fails
+# the configure step.
+
+set(STU_RTL_DIR ${CMAKE_SOURCE_DIR}/rtl)
+# The verilator flags that both the models and the lint_<module> tests use.
+set(STU_VERILATOR_LINT_ARGS -Wall --assert)
+set(STU_VERILATOR_ARGS ${STU_VERILATOR_LINT_ARGS} --x-assign unique --x-initial unique)
+
+function(_stu_verilated_library lib)
+  if(TARGET ${lib})
+    return()
+  endif()
+  add_library(${lib} STATIC)
+  target_compile_options(${lib} PRIVATE ${VERILATOR_CFLAGS})
+  target_include_directories(${lib} SYSTEM PUBLIC
+    ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+  foreach(def SYSTEMC TRACE TRACE_VCD TRACE_FST COVERAGE)
+    set(name ${def})
+    if(def STREQUAL "SYSTEMC")
+      set(name SC)
+    endif()
+    target_compile_definitions(${lib} INTERFACE
+      VM_${name}=$<BOOL:$<TARGET_PROPERTY:${lib},VERILATOR_${def}>>)
+  endforeach()
+  set_target_properties(${lib} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+endfunction()
+
+# Makes verilate() re-run Verilator at configure time (by removing its record of the last
+# command) when a dependency of the previous run is newer than its output or has gone.
+function(_stu_verilator_refresh vdir prefix)
+  set(vcmake "${vdir}/${prefix}.cmake")
+  set(vcmake_copy "${vdir}/${prefix}_copy.cmake")
+  set(vargs "${vdir}/verilator_args.txt")
+  if(NOT EXISTS "${vcmake}" OR NOT EXISTS "${vcmake_copy}" OR NOT EXISTS "${vargs}")
+    return()  # verilate() runs Verilator anyway
+  endif()
+  include("${vcmake_copy}")  # the previous run's ${prefix}_DEPS
+  foreach(dep IN LISTS ${prefix}_DEPS)
+    if(NOT EXISTS "${dep}" OR "${dep}" IS_NEWER_THAN "${vcmake}")
+      file(REMOVE "${vargs}")
+      return()
+    endif()
+  endforeach()
+endfunction()
+
+function(stu_verilate lib)
+  cmake_parse_arguments(ARG "" "TOP" "VERILATOR_ARGS" ${ARGN})
+  if(NOT ARG_TOP)
+    message(FATAL_ERROR "stu_verilate(${lib}): TOP <module> is required")
+  endif()
+  _stu_verilated_library(${lib})
+  set(prefix V${ARG_TOP})
+  set(vdir ${CMAKE_CURRENT_BINARY_DIR}/${prefix})
+  _stu_verilator_refresh(${vdir} ${prefix})
+  verilate(${lib}
+    PREFIX ${prefix}
+    TOP_MODULE ${ARG_TOP}
+    DIRECTORY ${vdir}
+    SOURCES ${STU_RTL_DIR}/${ARG_TOP}.sv
+    INCLUDE_DIRS ${STU_RTL_DIR}
+    VERILATOR_ARGS ${STU_VERILATOR_ARGS} ${ARG_VERILATOR_ARGS})
+  # The generated folder holds the model's headers: SYSTEM for consumers, too.
+  target_include_directories(${lib} SYSTEM PUBLIC ${vdir})
+  # One unity group per model: its generated .cpp files, all in ${vdir}.
+  get_target_property(sources ${lib} SOURCES)
+  foreach(src IN LISTS sources)
+    cmake_path(IS_PREFIX vdir "${src}" NORMALIZE in_vdir)
+    if(in_vdir AND src MATCHES "\\.cpp$")
+      set_source_files_properties(${src} PROPERTIES UNITY_GROUP ${prefix})
+    endif()
+  endforeach()
+endfunction()

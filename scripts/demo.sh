@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Build stu and show it at work on the demo PTX: check every file, then lower one to SASS.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib/setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
+
+EXAMPLE_DIR=examples/demo                 # every *.ptx here is checked
+LOWER_EXAMPLE=$EXAMPLE_DIR/demo.ptx       # the file that is lowered
+
+stu_install_packages
+stu_build build -DCMAKE_BUILD_TYPE=Release
+
+if [[ ! -x build/stu ]]; then
+  echo "demo: build/stu was not built (tools/ has no sources yet)" >&2
+  exit 1
+fi
+
+shopt -s nullglob
+examples=("$EXAMPLE_DIR"/*.ptx)
+shopt -u nullglob
+if ((${#examples[@]} == 0)); then
+  echo "demo: no $EXAMPLE_DIR/*.ptx to show" >&2
+  exit 1
+fi
+
+echo "== stu check ${examples[*]}"
+build/stu check "${examples[@]}"
+
+if [[ -f "$LOWER_EXAMPLE" ]]; then
+  echo
+  echo "== stu lower $LOWER_EXAMPLE"
+  build/stu lower "$LOWER_EXAMPLE"
+fi
