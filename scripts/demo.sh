@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
 EXAMPLE_DIR=examples/demo                 # every *.ptx here is checked
-LOWER_EXAMPLE=$EXAMPLE_DIR/demo.ptx       # the file that is lowered
+LOWER_EXAMPLE=$EXAMPLE_DIR/store_tour.sm_100a.ptx  # the file that is lowered
 
 stu_install_packages
 stu_build build -DCMAKE_BUILD_TYPE=Release
