@@ -14,6 +14,16 @@ std::string_view to_string(Opcode op) {
   return "?";
 }
 
+void Instruction::reset() {
+  std::vector<Qualifier> q = std::move(quals);
+  std::vector<Operand> s = std::move(src);
+  q.clear();
+  s.clear();
+  *this = Instruction{};
+  quals = std::move(q);
+  src = std::move(s);
+}
+
 bool Instruction::is_strong() const {
   if (mmio) return true;
   Sem s = effective_sem();

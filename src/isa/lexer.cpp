@@ -62,7 +62,7 @@ void Lexer::skip_space_and_comments() {
   }
 }
 
-Token Lexer::next() {
+Token Lexer::lex() {
   skip_space_and_comments();
   Token t;
   t.loc = here();

@@ -1,32 +1,79 @@
 #include "stu/isa/parser.h"
 
 #include <string>
+#include <unordered_map>
 
 namespace stu::isa {
 namespace {
 
 std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+struct QualEntry {
+  QualFamily family;
+  uint8_t value;
+};
+
+template <typename E>
+void add_family(std::unordered_map<std::string_view, QualEntry>& m, QualFamily f) {
+  for (int i = 0;; ++i) {
+    std::string_view name = to_string(static_cast<E>(i));
+    if (name == "?") break;
+    m.emplace(name, QualEntry{f, static_cast<uint8_t>(i)});
+  }
+}
+
+// Every qualifier word of the store family (spelling without the dot). Built once from the
+// enum tables; immutable afterwards.
+const std::unordered_map<std::string_view, QualEntry>& qualifier_table() {
+  static const auto* const table = [] {
+    auto* m = new std::unordered_map<std::string_view, QualEntry>();
+    add_family<Sem>(*m, QualFamily::Sem);
+    add_family<Scope>(*m, QualFamily::Scope);
+    add_family<Space>(*m, QualFamily::Space);
+    add_family<CacheOp>(*m, QualFamily::CacheOp);
+    add_family<L1Evict>(*m, QualFamily::L1Evict);
+    add_family<L2Evict>(*m, QualFamily::L2Evict);
+    add_family<Vec>(*m, QualFamily::Vec);
+    add_family<DataType>(*m, QualFamily::Type);
+    add_family<TmemShape>(*m, QualFamily::Shape);
+    m->emplace("mmio", QualEntry{QualFamily::Mmio, 0});
+    m->emplace("L2::cache_hint", QualEntry{QualFamily::CacheHint, 0});
+    m->emplace("mbarrier::complete_tx::bytes", QualEntry{QualFamily::Completion, 0});
+    m->emplace("sync", QualEntry{QualFamily::Sync, 0});
+    m->emplace("aligned", QualEntry{QualFamily::Aligned, 0});
+    m->emplace("unpack::16b", QualEntry{QualFamily::Unpack, 0});
+    static const std::string_view kNums[] = {"x1", "x2", "x4", "x8", "x16", "x32", "x64", "x128"};
+    for (unsigned i = 0; i < 8; ++i) {
+      m->emplace(kNums[i], QualEntry{QualFamily::Num, static_cast<uint8_t>(1u << i)});
+    }
+    return m;
+  }();
+  return *table;
+}
+
 // One operand as written, before it is given a role.
+// The brace list (at most one per instruction) is parsed straight into Instruction::src.
 struct RawOperand {
   enum class Kind { Address, Braced, Scalar } kind = Kind::Scalar;
   Address addr;
-  std::vector<Operand> list;  // braced list, or a single scalar
+  Operand scalar;
   Loc loc;
 };
+constexpr size_t kMaxOperands = 4;  // one more than any form takes, to diagnose extras
 
 class StoreParser {
  public:
   StoreParser(Lexer& lx, Diagnostics& d) : lx_(lx), d_(d) {}
 
   bool parse(const Token& opcode, const Guard& guard, Instruction& out) {
-    out = Instruction{};
+    out.reset();
     out.loc = opcode.loc;
     out.guard = guard;
     if (!parse_opcode(opcode, out)) return fail_skip();
-    std::vector<RawOperand> ops;
-    if (!parse_operands(ops)) return fail_skip_done();
-    return assign(ops, out);
+    RawOperand ops[kMaxOperands];
+    size_t n = 0;
+    if (!parse_operands(ops, n, out)) return fail_skip_done();
+    return assign(ops, n, out);
   }
 
 
@@ -77,98 +124,72 @@ class StoreParser {
   }
 
   bool classify(std::string_view q, Loc loc, Instruction& out) {
-    auto add = [&](QualFamily f, uint8_t v) { out.quals.push_back(Qualifier{f, v, loc}); };
-    if (auto v = from_string<DataType>(q)) {
-      add(QualFamily::Type, static_cast<uint8_t>(*v));
-      return set_first(out.type, *v);
-    }
-    if (auto v = from_string<Space>(q)) {
-      add(QualFamily::Space, static_cast<uint8_t>(*v));
-      return set_first(out.space, *v);
-    }
-    if (auto v = from_string<Vec>(q)) {
-      add(QualFamily::Vec, static_cast<uint8_t>(*v));
-      return set_first(out.vec, *v);
-    }
-    if (auto v = from_string<Sem>(q)) {
-      add(QualFamily::Sem, static_cast<uint8_t>(*v));
-      return set_first(out.sem, *v);
-    }
-    if (auto v = from_string<Scope>(q)) {
-      add(QualFamily::Scope, static_cast<uint8_t>(*v));
-      return set_first(out.scope, *v);
-    }
-    if (auto v = from_string<CacheOp>(q)) {
-      add(QualFamily::CacheOp, static_cast<uint8_t>(*v));
-      return set_first(out.cop, *v);
-    }
-    if (auto v = from_string<L1Evict>(q)) {
-      add(QualFamily::L1Evict, static_cast<uint8_t>(*v));
-      return set_first(out.l1, *v);
-    }
-    if (auto v = from_string<L2Evict>(q)) {
-      add(QualFamily::L2Evict, static_cast<uint8_t>(*v));
-      return set_first(out.l2, *v);
-    }
-    if (auto v = from_string<TmemShape>(q)) {
-      add(QualFamily::Shape, static_cast<uint8_t>(*v));
-      return set_first(out.shape, *v);
-    }
-    if (q == "mmio") {
-      add(QualFamily::Mmio, 0);
-      out.mmio = true;
-      return true;
-    }
-    if (q == "L2::cache_hint") {
-      add(QualFamily::CacheHint, 0);
-      out.cache_hint = true;
-      return true;
-    }
-    if (q == "mbarrier::complete_tx::bytes") {
-      add(QualFamily::Completion, 0);
-      out.complete_tx = true;
-      return true;
-    }
-    if (q == "sync") {
-      add(QualFamily::Sync, 0);
-      out.sync = true;
-      return true;
-    }
-    if (q == "aligned") {
-      add(QualFamily::Aligned, 0);
-      out.aligned = true;
-      return true;
-    }
-    if (q == "unpack::16b") {
-      add(QualFamily::Unpack, 0);
-      out.unpack16 = true;
-      return true;
-    }
-    if (q.size() >= 2 && q[0] == 'x') {
-      uint64_t n = 0;
-      std::string_view digits = q.substr(1);
-      if (digits[0] == '0' || !parse_int_literal(digits, n)) return false;
-      if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16 && n != 32 && n != 64 && n != 128) {
-        return false;
-      }
-      add(QualFamily::Num, static_cast<uint8_t>(n));
-      if (out.num == 0) out.num = static_cast<uint8_t>(n);
-      return true;
+    const auto& table = qualifier_table();
+    auto it = table.find(q);
+    if (it == table.end()) return false;
+    const QualFamily f = it->second.family;
+    const uint8_t v = it->second.value;
+    out.quals.push_back(Qualifier{f, v, loc});
+    switch (f) {
+      case QualFamily::Type:
+        return set_first(out.type, static_cast<DataType>(v));
+      case QualFamily::Space:
+        return set_first(out.space, static_cast<Space>(v));
+      case QualFamily::Vec:
+        return set_first(out.vec, static_cast<Vec>(v));
+      case QualFamily::Sem:
+        return set_first(out.sem, static_cast<Sem>(v));
+      case QualFamily::Scope:
+        return set_first(out.scope, static_cast<Scope>(v));
+      case QualFamily::CacheOp:
+        return set_first(out.cop, static_cast<CacheOp>(v));
+      case QualFamily::L1Evict:
+        return set_first(out.l1, static_cast<L1Evict>(v));
+      case QualFamily::L2Evict:
+        return set_first(out.l2, static_cast<L2Evict>(v));
+      case QualFamily::Shape:
+        return set_first(out.shape, static_cast<TmemShape>(v));
+      case QualFamily::Mmio:
+        out.mmio = true;
+        return true;
+      case QualFamily::CacheHint:
+        out.cache_hint = true;
+        return true;
+      case QualFamily::Completion:
+        out.complete_tx = true;
+        return true;
+      case QualFamily::Sync:
+        out.sync = true;
+        return true;
+      case QualFamily::Aligned:
+        out.aligned = true;
+        return true;
+      case QualFamily::Unpack:
+        out.unpack16 = true;
+        return true;
+      case QualFamily::Num:
+        if (out.num == 0) out.num = v;
+        return true;
+      case QualFamily::Async:
+        return true;
     }
     return false;
   }
 
   // ---- operands ----
-  bool parse_operands(std::vector<RawOperand>& ops) {
+  bool parse_operands(RawOperand* ops, size_t& n, Instruction& out) {
     Token t = lx_.peek();
     if (t.is(';')) {
       lx_.next();
       return true;
     }
     for (;;) {
-      RawOperand op;
-      if (!parse_operand(op)) return false;
-      ops.push_back(std::move(op));
+      if (n == kMaxOperands) {
+        d_.error(lx_.peek().loc, "too many operands for '" + std::string(to_string(out.op)) + "'");
+        return false;
+      }
+      if (!parse_operand(ops[n], out)) return false;
+      ++n;
       Token sep = lx_.peek();
       if (sep.is(',')) {
         lx_.next();
@@ -202,7 +223,7 @@ class StoreParser {
   }
 
   bool expect_operand_token(const Token& t) {
-    if (t.kind == TokKind::End || (t.first_on_line && !first_operand_)) {
+    if (t.kind == TokKind::End) {
       d_.error(end_loc_, "expected an operand");
       return false;
     }
@@ -237,7 +258,7 @@ class StoreParser {
     return false;
   }
 
-  bool parse_operand(RawOperand& op) {
+  bool parse_operand(RawOperand& op, Instruction& out) {
     Token t = lx_.peek();
     op.loc = t.loc;
     if (t.is('[')) {
@@ -254,10 +275,14 @@ class StoreParser {
         d_.error(c.loc, "empty vector operand");
         return false;
       }
+      if (out.src_braced) {
+        d_.error(t.loc, "only one brace-list operand is allowed");
+        return false;
+      }
+      out.src_braced = true;
       for (;;) {
-        Operand o;
-        if (!parse_scalar(o)) return false;
-        op.list.push_back(std::move(o));
+        out.src.emplace_back();
+        if (!parse_scalar(out.src.back())) return false;
         Token s = take();
         if (s.is(',')) continue;
         if (s.is('}')) return true;
@@ -266,11 +291,8 @@ class StoreParser {
       }
     }
     op.kind = RawOperand::Kind::Scalar;
-    Operand o;
-    bool ok = parse_scalar(o);
     first_operand_ = false;
-    op.list.push_back(std::move(o));
-    return ok;
+    return parse_scalar(op.scalar);
   }
 
   bool parse_address(Address& a) {
@@ -330,9 +352,8 @@ class StoreParser {
   // ---- roles ----
   static bool scalar_like(const RawOperand& o) { return o.kind == RawOperand::Kind::Scalar; }
 
-  bool assign(std::vector<RawOperand>& ops, Instruction& out) {
+  bool assign(RawOperand* ops, size_t n, Instruction& out) {
     const char* form = nullptr;
-    size_t n = ops.size();
     auto mismatch = [&](Loc loc) {
       d_.error(loc, std::string("operands do not match '") + std::string(to_string(out.op)) +
                         "': expected " + form);
@@ -363,16 +384,16 @@ class StoreParser {
     size_t src_index = 1;
     if (out.op == Opcode::Tcgen05St && out.shape == TmemShape::S16x32bx2) {
       if (!scalar_like(ops[1])) return mismatch(ops[1].loc);
-      out.split_off = ops[1].list[0];
+      out.split_off = ops[1].scalar;
       src_index = 2;
     }
     RawOperand& src = ops[src_index];
     if (src.kind == RawOperand::Kind::Address) return mismatch(src.loc);
-    out.src = std::move(src.list);
-    out.src_braced = src.kind == RawOperand::Kind::Braced;
+    if (out.src_braced && src.kind != RawOperand::Kind::Braced) return mismatch(src.loc);
+    if (src.kind == RawOperand::Kind::Scalar) out.src.push_back(std::move(src.scalar));
     if (out.op == Opcode::St && n == 3) {
       if (!scalar_like(ops[2])) return mismatch(ops[2].loc);
-      out.policy = ops[2].list[0];
+      out.policy = std::move(ops[2].scalar);
     }
     if (out.op == Opcode::StAsync && n == 3) out.mbar = std::move(ops[2].addr);
     return true;

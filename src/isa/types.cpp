@@ -6,7 +6,7 @@
 namespace stu::isa {
 namespace {
 
-#define STU_X_NAME(name, text) text,
+#define STU_X_NAME(name, text) std::string_view(text),
 
 constexpr std::array kSemNames{STU_SEM_LIST(STU_X_NAME)};
 constexpr std::array kScopeNames{STU_SCOPE_LIST(STU_X_NAME)};
@@ -21,7 +21,7 @@ constexpr std::array kShapeNames{STU_TMEM_SHAPE_LIST(STU_X_NAME)};
 #undef STU_X_NAME
 
 template <typename E, size_t N>
-std::optional<E> lookup(const std::array<const char*, N>& names, std::string_view text) {
+std::optional<E> lookup(const std::array<std::string_view, N>& names, std::string_view text) {
   for (size_t i = 0; i < N; ++i) {
     if (text == names[i]) return static_cast<E>(i);
   }
@@ -29,9 +29,9 @@ std::optional<E> lookup(const std::array<const char*, N>& names, std::string_vie
 }
 
 template <typename E, size_t N>
-std::string_view name(const std::array<const char*, N>& names, E v) {
+std::string_view name(const std::array<std::string_view, N>& names, E v) {
   auto i = static_cast<size_t>(v);
-  return i < N ? std::string_view(names[i]) : std::string_view("?");
+  return i < N ? names[i] : std::string_view("?");
 }
 
 }  // namespace

@@ -109,6 +109,10 @@ struct Instruction {
   std::optional<Address> mbar;        // st.async: [mbar]
   std::optional<Operand> split_off;   // tcgen05.st .16x32bx2: immHalfSplitoff
 
+  // Back to the default state, keeping the capacity of the vectors (the module reader reuses
+  // one Instruction for every store).
+  void reset();
+
   // --- derived meaning ---
   Sem effective_sem() const { return sem.value_or(Sem::Weak); }
   bool is_strong() const;

@@ -34,17 +34,27 @@ class Lexer {
  public:
   explicit Lexer(std::string_view text) : text_(text) {}
 
-  Token next();
-  Token peek() {
-    Lexer copy = *this;
-    return copy.next();
+  Token next() {
+    if (has_peeked_) {
+      has_peeked_ = false;
+      return peeked_;
+    }
+    return lex();
   }
-  bool at_end() const { return pos_ >= text_.size(); }
+  const Token& peek() {
+    if (!has_peeked_) {
+      peeked_ = lex();
+      has_peeked_ = true;
+    }
+    return peeked_;
+  }
+  bool at_end() const { return !has_peeked_ && pos_ >= text_.size(); }
   // Unterminated block comment or string seen (reported once by the reader).
   bool saw_unterminated_comment() const { return unterminated_comment_; }
   Loc unterminated_loc() const { return unterminated_loc_; }
 
  private:
+  Token lex();
   void skip_space_and_comments();
   Loc here() const { return Loc{line_, static_cast<uint32_t>(pos_ - line_start_ + 1)}; }
 
@@ -54,6 +64,8 @@ class Lexer {
   uint32_t line_ = 1;
   uint32_t last_token_line_ = 0;
   bool unterminated_comment_ = false;
+  bool has_peeked_ = false;
+  Token peeked_;
   Loc unterminated_loc_;
 };
 
