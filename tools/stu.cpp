@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -64,6 +65,11 @@ bool read_file(const std::string& path, std::string& out, std::string& why) {
     out = ss.str();
     return true;
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    why = "is a directory";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     why = std::strerror(errno);
@@ -76,11 +82,6 @@ bool read_file(const std::string& path, std::string& out, std::string& why) {
     return false;
   }
   out = ss.str();
-  // A directory opens on Linux but reads nothing and sets failbit.
-  if (out.empty() && in.fail() && !in.eof()) {
-    why = "is a directory or unreadable";
-    return false;
-  }
   return true;
 }
 

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Command-line behaviour of `stu`: exit status (0 ok, 1 finding, 2 usage/I-O), the exact
+# gcc-style diagnostics of a file of bad stores, and `stu lower` output.
+#   tests/cli/run_cli_tests.sh path/to/stu
+set -u
+stu=${1:?usage: run_cli_tests.sh path/to/stu}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+expect_status() {  # name, wanted status, command...
+  local name=$1 want=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got == "$want" ]]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name: exit $got, want $want"
+    sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -20
+  fi
+}
+
+expect_status "check of real nvcc PTX" 0 "$stu" check "$root/examples/demo/store_tour.sm_100a.ptx"
+expect_status "check of bad stores" 1 "$stu" check "$here/bad_stores.ptx"
+expect_status "missing file" 2 "$stu" check "$tmp/does-not-exist.ptx"
+expect_status "directory as input" 2 "$stu" check "$tmp"
+expect_status "no command" 2 "$stu"
+expect_status "unknown command" 2 "$stu" frobnicate x.ptx
+expect_status "unknown option" 2 "$stu" check --nope x.ptx
+expect_status "bad --target" 2 "$stu" check --target sm_7 x.ptx
+expect_status "no input files" 2 "$stu" check
+expect_status "help" 0 "$stu" help
+expect_status "binary garbage" 1 "$stu" check /bin/true
+expect_status "target override" 1 "$stu" check --target sm_80 "$root/examples/demo/store_tour.sm_100a.ptx"
+printf 'ST.E.64 [R2+0x10], R4, P1;\nST.E.64 [R2+0x10], R5;\n' >"$tmp/x.sass"
+expect_status "SASS listing with an odd pair" 1 "$stu" check "$tmp/x.sass"
+printf 'ST.E.64 [R2+0x10], R4, P1;\n@!P0 ST.U8 [0x40], R1;\n' >"$tmp/ok.sass"
+expect_status "SASS listing" 0 "$stu" check "$tmp/ok.sass"
+
+# Exact diagnostics (file name as given on the command line).
+(cd "$here" && "$stu" check -q bad_stores.ptx) 2>"$tmp/diag" >/dev/null
+if diff -u "$here/bad_stores.expected" "$tmp/diag" >"$tmp/diff"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL diagnostics of bad_stores.ptx differ:"
+  cat "$tmp/diff"
+fi
+
+# stu lower: every store is followed by its SASS; a release store gets a MEMBAR first.
+"$stu" lower "$root/examples/demo/store_tour.sm_100a.ptx" >"$tmp/lower" 2>&1
+if grep -q 'st.release.gpu.b32' "$tmp/lower" && grep -A1 'st.release.gpu.b32' "$tmp/lower" | grep -q 'MEMBAR.ALL.GPU' &&
+   grep -A1 'tcgen05.st.sync.aligned.32x32b.x4.b32' "$tmp/lower" | grep -q STTM &&
+   grep -A1 'st.global.v4.f32' "$tmp/lower" | grep -q 'STG.E.128'; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL stu lower output:"
+  head -30 "$tmp/lower"
+fi
+
+echo "$pass passed, $fail failed"
+((fail == 0))
