@@ -3,13 +3,27 @@
 namespace stu::isa {
 namespace {
 
-constexpr bool is_word_start(unsigned char c) {
+constexpr bool word_start_slow(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%' ||
          c == '.';
 }
-constexpr bool is_word_char(unsigned char c) {
-  return is_word_start(c) || (c >= '0' && c <= '9');
-}
+
+// Character classes, one table lookup per byte on the hot path.
+enum : uint8_t { kWordStart = 1, kWordChar = 2 };
+struct CharTable {
+  uint8_t cls[256] = {};
+  constexpr CharTable() {
+    for (int c = 0; c < 256; ++c) {
+      auto u = static_cast<unsigned char>(c);
+      if (word_start_slow(u)) cls[c] |= kWordStart | kWordChar;
+      if (u >= '0' && u <= '9') cls[c] |= kWordChar;
+    }
+  }
+};
+constexpr CharTable kChars;
+
+constexpr bool is_word_start(unsigned char c) { return kChars.cls[c] & kWordStart; }
+constexpr bool is_word_char(unsigned char c) { return kChars.cls[c] & kWordChar; }
 constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 constexpr bool is_punct(unsigned char c) {
   switch (c) {

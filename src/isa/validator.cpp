@@ -1,6 +1,7 @@
 #include "stu/isa/validator.h"
 
 #include <string>
+#include <type_traits>
 
 #include "stu/isa/lexer.h"
 
@@ -113,15 +114,26 @@ class Validator {
   PtxVersion version() const { return ctx_.version; }
 
   // Version gate: error when the module's PTX ISA version is older than `need`.
-  bool need_version(PtxVersion need, Loc loc, const std::string& what) {
+  // `what` is a string or a callable producing one (built only when the gate fails).
+  template <typename What>
+  static std::string describe(const What& what) {
+    if constexpr (std::is_invocable_v<What>) {
+      return what();
+    } else {
+      return std::string(what);
+    }
+  }
+  template <typename What>
+  bool need_version(PtxVersion need, Loc loc, const What& what) {
     if (version() >= need) return true;
-    error(loc, what + " requires PTX ISA " + need.str() + " or later (module is " +
+    error(loc, describe(what) + " requires PTX ISA " + need.str() + " or later (module is " +
                    version().str() + ")");
     return false;
   }
-  bool need_sm(unsigned sm, Loc loc, const std::string& what) {
+  template <typename What>
+  bool need_sm(unsigned sm, Loc loc, const What& what) {
     if (target().sm >= sm) return true;
-    error(loc, what + " requires sm_" + std::to_string(sm) + " or higher (target is " +
+    error(loc, describe(what) + " requires sm_" + std::to_string(sm) + " or higher (target is " +
                    target().str() + ")");
     return false;
   }
@@ -173,10 +185,11 @@ class Validator {
     const std::optional<Space> sp = ins_.space;
 
     // Memory ordering and scope.
-    if (ins_.sem) need_version(ptx(1, 1), at(QualFamily::Sem), q(to_string(*ins_.sem)));
+    auto sem_name = [&] { return q(to_string(*ins_.sem)); };
+    if (ins_.sem) need_version(ptx(1, 1), at(QualFamily::Sem), sem_name);
     if (ins_.sem && *ins_.sem != Sem::Volatile) {
-      need_version(ptx(6, 0), at(QualFamily::Sem), q(to_string(*ins_.sem)));
-      need_sm(70, at(QualFamily::Sem), q(to_string(*ins_.sem)));
+      need_version(ptx(6, 0), at(QualFamily::Sem), sem_name);
+      need_sm(70, at(QualFamily::Sem), sem_name);
     }
     if (ins_.mmio) {
       if (ins_.sem != Sem::Relaxed) {
@@ -234,21 +247,21 @@ class Validator {
       }
     }
     if (ins_.l1) {
-      std::string what = q(to_string(*ins_.l1));
+      auto what = [&] { return q(to_string(*ins_.l1)); };
       need_version(ptx(7, 4), at(QualFamily::L1Evict), what);
       need_sm(70, at(QualFamily::L1Evict), what);
       if (sp && *sp != Space::Global) {
-        error(at(QualFamily::L1Evict), what + " cannot be applied to state space " +
+        error(at(QualFamily::L1Evict), what() + " cannot be applied to state space " +
                                            q(to_string(*sp)));
       }
     }
     if (ins_.l2) {
-      std::string what = q(to_string(*ins_.l2));
+      auto what = [&] { return q(to_string(*ins_.l2)); };
       need_version(ptx(8, 8), at(QualFamily::L2Evict), what);
       need_sm(100, at(QualFamily::L2Evict), what);
       if (!is_256bit_form(ins_)) {
         error(at(QualFamily::L2Evict),
-              what + " requires a 256-bit vector ('.v8' of 32-bit or '.v4' of 64-bit elements)");
+              what() + " requires a 256-bit vector ('.v8' of 32-bit or '.v4' of 64-bit elements)");
       }
     }
     if (ins_.cache_hint) {
@@ -329,11 +342,13 @@ class Validator {
                         "'.v8' of 32-bit or '.v4' of 64-bit elements");
         return;
       }
-      std::string what = "'." + std::string(to_string(v)) + "." + std::string(to_string(t)) + "'";
+      auto what = [&] {
+        return "'." + std::string(to_string(v)) + "." + std::string(to_string(t)) + "'";
+      };
       need_version(ptx(8, 8), vloc, what);
       need_sm(100, vloc, what);
       if (ins_.space && *ins_.space != Space::Global) {
-        error(vloc, what + " is allowed only on '.global' or generic addresses");
+        error(vloc, what() + " is allowed only on '.global' or generic addresses");
       }
     } else if (v == Vec::V8) {
       // ptxas accepts .v8 of 8/16-bit elements on every space; the ISA text does not.
@@ -610,7 +625,7 @@ class Validator {
     } else {
       need_version(ptx(8, 6), loc, "'tcgen05.st'");
       if (t.suffix == Target::Suffix::Family) {
-        need_version(ptx(8, 8), loc, "'tcgen05.st' on family target " + t.str());
+        need_version(ptx(8, 8), loc, [&] { return "'tcgen05.st' on family target " + t.str(); });
       }
     }
     if (!ins_.sync) error(loc, "'tcgen05.st' requires '.sync'");
