@@ -4,6 +4,7 @@
 //   stu lower [--target sm_XX] FILE.ptx
 //
 // Exit status: 0 success, 1 a finding (an error in the input), 2 usage or I/O error.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include "stu/isa/lowering.h"
 #include "stu/isa/printer.h"
 #include "stu/isa/sass.h"
+#include "stu/ptx/conformance.h"
 #include "stu/ptx/module.h"
 
 namespace {
@@ -33,6 +35,8 @@ const char* const kUsageText =
     "  check   validate the store-family instructions of PTX modules (or SASS 'ST' lines\n"
     "          in a .sass file) against the module's target and PTX ISA version\n"
     "  lower   print each PTX store with the SASS instruction(s) it lowers to\n"
+    "  conformance  compare 'stu check' with the ptxas verdicts recorded in conformance\n"
+    "          corpus files (tests/conformance/*/*.ptx); --show N lists N disagreements\n"
     "  help    print this text\n"
     "\n"
     "options:\n"
@@ -51,6 +55,7 @@ struct Options {
   bool stats = false;
   bool quiet = false;
   size_t max_errors = 0;
+  size_t show = 20;
 };
 
 int usage_error(const std::string& msg) {
@@ -189,6 +194,47 @@ int run_lower(const Options& o) {
   return any_error ? kFinding : kOk;
 }
 
+int run_conformance(const Options& o) {
+  std::vector<std::string> files;
+  for (const std::string& f : o.files) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(f, ec)) {
+      for (const auto& e : std::filesystem::directory_iterator(f)) {
+        if (e.path().extension() == ".ptx") files.push_back(e.path().string());
+      }
+    } else {
+      files.push_back(f);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  stu::ptx::ConformanceReport total;
+  for (const std::string& f : files) {
+    std::string text, why;
+    if (!read_file(f, text, why)) {
+      std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
+      return kUsage;
+    }
+    stu::ptx::ConformanceReport r = stu::ptx::run_conformance(text);
+    for (auto& c : r.disagreements) c.text = f + ":" + std::to_string(c.line) + ": " + c.text;
+    for (auto& s : r.stray) s = f + ": " + s;
+    total.merge(r);
+  }
+  for (size_t i = 0; i < total.disagreements.size() && i < o.show; ++i) {
+    const auto& c = total.disagreements[i];
+    std::cout << (c.stu_error ? "stu rejects, ptxas accepts: " : "stu accepts, ptxas rejects: ")
+              << c.text << "\n    ptxas: " << (c.ptxas_error ? c.ptxas_message : "ok")
+              << "\n    stu:   " << (c.stu_error ? c.stu_message : "ok") << "\n";
+  }
+  for (size_t i = 0; i < total.stray.size() && i < o.show; ++i) {
+    std::cout << "error outside the cases: " << total.stray[i] << "\n";
+  }
+  std::printf("%zu files, %zu cases: %zu agree (%.3f %%), %zu false errors, %zu missed errors, "
+              "%zu errors outside cases\n",
+              files.size(), total.cases, total.agree, 100.0 * total.agreement(),
+              total.false_errors, total.missed_errors, total.stray.size());
+  return total.disagreements.empty() && total.stray.empty() ? kOk : kFinding;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -226,17 +272,24 @@ int main(int argc, char** argv) {
       char* end = nullptr;
       o.max_errors = std::strtoul(v, &end, 10);
       if (*end) return usage_error("--max-errors needs a number");
-    } else if (a.size() > 1 && a[0] == '-' ) {
+    } else if (a == "--show") {
+      const char* v = value("--show");
+      if (!v) return usage_error("--show needs a number");
+      char* end = nullptr;
+      o.show = std::strtoul(v, &end, 10);
+      if (*end) return usage_error("--show needs a number");
+    } else if (a.size() > 1 && a[0] == '-') {
       return usage_error("unknown option '" + a + "'");
     } else {
       o.files.push_back(a);
     }
   }
-  if (o.command != "check" && o.command != "lower") {
+  if (o.command != "check" && o.command != "lower" && o.command != "conformance") {
     return usage_error("unknown command '" + o.command + "'");
   }
   if (o.files.empty()) return usage_error("no input files");
   try {
+    if (o.command == "conformance") return run_conformance(o);
     return o.command == "check" ? run_check(o) : run_lower(o);
   } catch (const std::bad_alloc&) {
     std::cerr << "stu: error: out of memory\n";

@@ -140,6 +140,12 @@ Token Lexer::lex() {
 }
 
 bool parse_int_literal(std::string_view s, uint64_t& value) {
+  bool overflow = false;
+  return parse_int_literal_wrapping(s, value, overflow) && !overflow;
+}
+
+bool parse_int_literal_wrapping(std::string_view s, uint64_t& value, bool& overflow) {
+  overflow = false;
   if (s.empty()) return false;
   if (s.back() == 'U' || s.back() == 'u') s.remove_suffix(1);
   if (s.empty()) return false;
@@ -172,7 +178,7 @@ bool parse_int_literal(std::string_view s, uint64_t& value) {
       return false;
     }
     if (d >= base) return false;
-    if (v > (UINT64_MAX - d) / base) return false;
+    if (v > (UINT64_MAX - d) / base) overflow = true;
     v = v * base + d;
   }
   value = v;

@@ -69,7 +69,15 @@ class StoreParser {
     out.reset();
     out.loc = opcode.loc;
     out.guard = guard;
-    if (!parse_opcode(opcode, out)) return fail_skip();
+    end_loc_ = Loc{opcode.loc.line, opcode.loc.col + static_cast<uint32_t>(opcode.text.size())};
+    bool ok = parse_opcode(opcode, out);
+    // ptxas also takes qualifiers written apart from the opcode: `st .global .u32`.
+    while (lx_.peek().kind == TokKind::Word && lx_.peek().text[0] == '.' &&
+           !lx_.peek().first_on_line) {
+      Token more = take();
+      ok = parse_qualifiers(more, 0, out) && ok;
+    }
+    if (!ok) return fail_skip();
     RawOperand ops[kMaxOperands];
     size_t n = 0;
     if (!parse_operands(ops, n, out)) return fail_skip_done();
@@ -91,8 +99,13 @@ class StoreParser {
       head = 8;
       out.quals.push_back(Qualifier{QualFamily::Async, 0, col(tok, 2)});
     }
+    return parse_qualifiers(tok, head, out);
+  }
+
+  // The `.q1.q2...` part of a word, starting at `pos` (a '.').
+  bool parse_qualifiers(const Token& tok, size_t pos, Instruction& out) {
+    std::string_view w = tok.text;
     bool ok = true;
-    size_t pos = head;
     while (pos < w.size()) {
       // w[pos] == '.' (store_opcode_of guarantees the first one)
       size_t start = pos + 1;
@@ -295,50 +308,75 @@ class StoreParser {
     return parse_scalar(op.scalar);
   }
 
+  // One integer term of an address: `N` or `-N` (wrapping modulo 2^64 like ptxas, which
+  // accepts literals wider than 64 bits; those get a warning).
+  bool address_term(bool negate, int64_t& sum) {
+    Token n = take();
+    if (n.is('-')) {
+      negate = !negate;
+      n = take();
+    }
+    uint64_t v = 0;
+    bool overflow = false;
+    if (n.kind != TokKind::Number || !parse_int_literal_wrapping(n.text, v, overflow)) {
+      d_.error(n.loc, "expected an integer address offset, found " + describe(n));
+      return false;
+    }
+    if (overflow) d_.warning(n.loc, "address offset " + std::string(n.text) +
+                                        " does not fit in 64 bits; it wraps");
+    uint64_t u = static_cast<uint64_t>(sum) + (negate ? 0 - v : v);
+    sum = static_cast<int64_t>(u);
+    return true;
+  }
+
+  // `+N`, `+-N`, `-N`, ... after the first term (the first must be written with `+`).
+  bool address_terms(int64_t& sum, bool first_written) {
+    for (;;) {
+      const Token& s = lx_.peek();
+      if (s.is('+')) {
+        take();
+        if (!address_term(false, sum)) return false;
+      } else if (s.is('-') && first_written) {
+        take();
+        if (!address_term(true, sum)) return false;
+      } else {
+        return true;
+      }
+      first_written = true;
+    }
+  }
+
   bool parse_address(Address& a) {
     Token lb = take();
     a.loc = lb.loc;
-    Token b = take();
-    if (b.kind == TokKind::Number) {
-      uint64_t v = 0;
-      if (!parse_int_literal(b.text, v)) {
-        d_.error(b.loc, "invalid immediate address " + describe(b));
-        return false;
-      }
+    const Token& b = lx_.peek();
+    if (b.kind == TokKind::Number || b.is('-')) {
       a.base = Address::Base::Immediate;
-      a.offset = static_cast<int64_t>(v);
       a.has_offset = true;
-    } else if (b.kind == TokKind::Word && b.text != "_") {
-      a.base = b.text[0] == '%' ? Address::Base::Register : Address::Base::Symbol;
-      a.name = std::string(b.text);
-      Token s = lx_.peek();
-      if (s.is('+')) {
-        take();
-        bool neg = false;
-        Token n = take();
-        if (n.is('-')) {
-          neg = true;
-          n = take();
-        }
-        uint64_t v = 0;
-        if (n.kind != TokKind::Number || !parse_int_literal(n.text, v)) {
-          d_.error(n.loc, "expected an integer offset after '+', found " + describe(n));
-          return false;
-        }
-        if (v > (neg ? 0x80000000ull : 0x7fffffffull) + 0xffffffffull) {
-          d_.error(n.loc, "address offset " + std::string(n.text) + " is out of range");
-          return false;
-        }
-        a.offset = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
-        a.has_offset = true;
-      } else if (s.is('-')) {
+      int64_t sum = 0;
+      if (!address_term(false, sum) || !address_terms(sum, true)) return false;
+      a.offset = sum;
+    } else if (b.kind == TokKind::Word && b.text != "_" && b.text[0] != '.') {
+      Token base = take();
+      a.base = base.text[0] == '%' ? Address::Base::Register : Address::Base::Symbol;
+      a.name = std::string(base.text);
+      const Token& s = lx_.peek();
+      if (s.is('-')) {
         d_.error(s.loc,
                  "syntax error: a negative address offset is written '+-N' (e.g. '[" + a.name +
                      "+-4]')");
         return false;
       }
+      if (s.is('+')) {
+        int64_t sum = 0;
+        if (!address_terms(sum, false)) return false;
+        a.offset = sum;
+        a.has_offset = true;
+      }
     } else {
-      d_.error(b.loc, "expected a register, variable or immediate address, found " + describe(b));
+      Token bad = take();
+      d_.error(bad.loc, "expected a register, variable or immediate address, found " +
+                            describe(bad));
       return false;
     }
     Token rb = take();

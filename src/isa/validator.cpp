@@ -238,6 +238,23 @@ class Validator {
 
     check_space_gates();
 
+    // ptxas: strong volatile/mmio stores take no cache hints and mmio stores no vectors.
+    if (sem == Sem::Volatile || ins_.mmio) {
+      const char* who = ins_.mmio ? "'.mmio'" : "'.volatile'";
+      if (ins_.l1) {
+        error(at(QualFamily::L1Evict), q(to_string(*ins_.l1)) + " cannot be combined with " + who);
+      }
+      if (ins_.l2) {
+        error(at(QualFamily::L2Evict), q(to_string(*ins_.l2)) + " cannot be combined with " + who);
+      }
+      if (ins_.cache_hint) {
+        error(at(QualFamily::CacheHint), std::string("'.L2::cache_hint' cannot be combined with ") + who);
+      }
+    }
+    if (ins_.mmio && ins_.vec) {
+      error(at(QualFamily::Vec), "'.mmio' cannot be combined with vector " + q(to_string(*ins_.vec)));
+    }
+
     // Cache operators and eviction priorities.
     if (ins_.cop) {
       need_version(ptx(2, 0), at(QualFamily::CacheOp), "cache operators");
@@ -380,15 +397,9 @@ class Validator {
 
   // The address operand (also taddr and mbar).
   void check_address(const Address& a, std::optional<Space> space, const char* role) {
-    if (a.has_offset && a.base != Address::Base::Immediate &&
-        (a.offset > INT32_MAX || a.offset < INT32_MIN)) {
-      error(a.loc, std::string(role) + " offset " + std::to_string(a.offset) +
-                       " does not fit in a signed 32-bit immediate");
-    }
+    // ptxas does not range-check address offsets or immediate addresses (they wrap).
     if (a.base == Address::Base::Immediate) {
-      if (a.offset < 0 || a.offset > static_cast<int64_t>(UINT32_MAX)) {
-        error(a.loc, std::string("immediate ") + role + " does not fit in 32 bits");
-      } else if (ins_.op == Opcode::St && (!space || *space != Space::Local)) {
+      if (ins_.op != Opcode::St || !space || *space != Space::Local) {
         error(a.loc, std::string("an immediate ") + role +
                          " is accepted only with '.local' (ptxas)");
       }
@@ -407,16 +418,29 @@ class Validator {
     if (s->kind == Symbol::Kind::Register) {
       unsigned b = bits_of(s->type);
       TypeKind k = kind_of(s->type);
-      if (k == TypeKind::Float || k == TypeKind::Pred || s->vec_lanes != 1 || b > 64 || b < 16) {
+      if (k == TypeKind::Float || k == TypeKind::Pred || s->vec_lanes != 1 || b > 64) {
         error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
                                                   "' must be a 32- or 64-bit integer register");
-      } else if (b == 16) {
-        warning(Loc{a.loc.line, a.loc.col + 1},
-                std::string("16-bit ") + role + " register '" + a.name + "' is zero-extended");
+      } else if (b < 32) {
+        warning(Loc{a.loc.line, a.loc.col + 1}, std::to_string(b) + "-bit " + role +
+                                                    " register '" + a.name +
+                                                    "' is zero-extended (ptxas accepts it)");
       }
       return;
     }
     // A variable: its space must agree with the instruction's.
+    Loc nloc{a.loc.line, a.loc.col + 1};
+    if (s->space && ins_.op == Opcode::St && is_param(*s->space) && space && is_param(*space) &&
+        s->param_role == Symbol::ParamRole::Input) {
+      error(nloc, "illegal to write to function input parameter '" + a.name + "'");
+      return;
+    }
+    if (!space && s->space && ins_.op == Opcode::St &&
+        (is_param(*s->space) || *s->space == Space::Const)) {
+      error(nloc, "state space mismatch: '" + a.name + "' is in " + q(to_string(*s->space)) +
+                      ", which a generic address cannot store to");
+      return;
+    }
     if (space && s->space && ins_.op == Opcode::St) {
       Space vs = effective(*s->space);
       Space is = effective(*space);
@@ -455,27 +479,44 @@ class Validator {
     }
   }
 
-  void check_sources(bool allow_sinks) {
+  // How many source elements a form takes (ptxas's rules, looser than the ISA text for
+  // st.async: its mbarrier form infers the vector from a brace list of 1, 2 or 4).
+  enum class SourceShape { St, AsyncMbarrier, AsyncRelease };
+
+  void check_sources(bool allow_sinks, SourceShape shape = SourceShape::St) {
     const unsigned lanes = ins_.vec_lanes();
     const bool vector = ins_.vec.has_value();
-    if (ins_.src.empty()) return;
-    if (vector && !ins_.src_braced) {
-      error(ins_.src[0].loc, "vector " + q(to_string(*ins_.vec)) +
-                                 " source must be a brace list of " + std::to_string(lanes) +
-                                 " registers");
+    const size_t n = ins_.src.size();
+    if (n == 0) return;
+    const Loc loc = ins_.src[0].loc;
+    if (shape == SourceShape::AsyncRelease && ins_.src_braced) {
+      error(loc, "a brace-list (vector) source is not allowed in the release form of 'st.async'");
       return;
     }
-    if (!vector && ins_.src_braced) {
-      error(ins_.src[0].loc, "a scalar store takes a single register, not a brace list");
+    if (vector && !ins_.src_braced && !(shape == SourceShape::AsyncMbarrier && n == 1)) {
+      error(loc, "vector " + q(to_string(*ins_.vec)) + " source must be a brace list of " +
+                     std::to_string(lanes) + " registers");
       return;
     }
-    if (ins_.src.size() != lanes) {
-      error(ins_.src[0].loc, "vector " + q(to_string(*ins_.vec)) + " needs " +
-                                 std::to_string(lanes) + " source registers, found " +
-                                 std::to_string(ins_.src.size()));
-      return;
+    if (ins_.src_braced) {
+      bool ok = vector ? n == lanes : n == 1;
+      if (shape == SourceShape::AsyncMbarrier && !vector) ok = n == 1 || n == 2 || n == 4;
+      if (!ok) {
+        error(loc, std::string("argument vector size mismatch: ") +
+                       (vector ? "vector " + q(to_string(*ins_.vec)) : std::string("a scalar store")) +
+                       " takes " + std::to_string(vector ? lanes : 1) + " source element" +
+                       (vector && lanes > 1 ? "s" : "") + ", found " + std::to_string(n));
+        return;
+      }
     }
-    bool all_sinks = true;
+    // Elements: each register is declared; a brace list of several gets one type (ptxas):
+    // the same width throughout, no float mixed with a signed/unsigned integer, and a
+    // bit-typed element makes the whole list bit-typed. That type is then checked against
+    // the instruction type with the relaxed type-checking rules.
+    const Symbol* first_reg = nullptr;
+    std::string first_name;
+    DataType combined = DataType::B32;
+    Loc combined_loc;
     for (const Operand& o : ins_.src) {
       if (o.kind == Operand::Kind::Sink) {
         if (!allow_sinks) {
@@ -484,30 +525,66 @@ class Validator {
         }
         continue;
       }
-      all_sinks = false;
       if (o.kind == Operand::Kind::Immediate) continue;  // ptxas does not range-check these
-      check_source_register(o);
+      const Symbol* r = source_symbol(o);
+      if (!r) continue;
+      if (!first_reg) {
+        first_reg = r;
+        first_name = o.text;
+        combined = r->type;
+        combined_loc = o.loc;
+        continue;
+      }
+      TypeKind a = kind_of(first_reg->type), b = kind_of(r->type);
+      bool float_int_mix =
+          (a == TypeKind::Float && (b == TypeKind::Signed || b == TypeKind::Unsigned)) ||
+          (b == TypeKind::Float && (a == TypeKind::Signed || a == TypeKind::Unsigned));
+      if (bits_of(first_reg->type) != bits_of(r->type)) {
+        error(o.loc, "incompatible elements of vector expression: '" + first_name + "' is ." +
+                         std::string(to_string(first_reg->type)) + ", '" + o.text + "' is ." +
+                         std::string(to_string(r->type)));
+        return;
+      }
+      if (float_int_mix) {
+        error(o.loc, "vector elements of different types are not allowed: '" + first_name +
+                         "' is ." + std::string(to_string(first_reg->type)) + ", '" + o.text +
+                         "' is ." + std::string(to_string(r->type)));
+        return;
+      }
+      if (b == TypeKind::Bits) combined = r->type;
     }
-    (void)all_sinks;
+    if (first_reg) check_source_type(first_reg, combined, n > 1 ? "the vector" : first_name,
+                                     combined_loc);
   }
 
-  void check_source_register(const Operand& o) {
-    if (!ctx_.symbols || !ins_.type) return;
+  // The declared register behind a source operand (nullptr, diagnosed, when it is not one).
+  const Symbol* source_symbol(const Operand& o) {
+    if (!ctx_.symbols || !ins_.type) return nullptr;
     const Symbol* s = lookup(o.text);
     if (!s) {
       error(o.loc, "undeclared register '" + o.text + "'");
-      return;
+      return nullptr;
     }
     if (s->kind != Symbol::Kind::Register) {
       error(o.loc, "source operand '" + o.text + "' must be a register");
-      return;
+      return nullptr;
     }
+    return s;
+  }
+
+  // Relaxed type check of a source of type `type` (a register, or a whole brace list).
+  void check_source_type(const Symbol* s, DataType type, const std::string& what, Loc loc) {
     DataType t = *ins_.type;
-    if (ins_.op == Opcode::Tcgen05St) t = DataType::B32;
-    if (s->vec_lanes != 1 || !source_type_ok(t, s->type)) {
-      error(o.loc, "source register '" + o.text + "' of type ." +
-                       std::string(to_string(s->type)) + " does not match instruction type ." +
-                       std::string(to_string(t)) + " (relaxed type-checking rules)");
+    bool ok = s->vec_lanes == 1 && source_type_ok(t, type);
+    if (ins_.op == Opcode::Tcgen05St) {
+      t = DataType::B32;
+      ok = s->vec_lanes == 1 && bits_of(type) == 32 && kind_of(type) != TypeKind::Pred;
+    }
+    if (!ok) {
+      std::string name = what == "the vector" ? what : "source register '" + what + "'";
+      error(loc, name + " of type ." + std::string(to_string(type)) +
+                     " does not match instruction type ." + std::string(to_string(t)) +
+                     " (relaxed type-checking rules)");
     }
   }
 
@@ -515,11 +592,11 @@ class Validator {
     if (!ins_.guard.present() || !ins_.space || !is_param(*ins_.space)) return;
     // ptxas rejects a predicated st.param for a call argument but accepts it for the
     // function's own return parameter.
-    if (ins_.addr.base != Address::Base::Immediate && ctx_.symbols) {
-      const Symbol* s = lookup(ins_.addr.name);
-      if (s && s->is_return_param) return;
+    if (ins_.addr.base == Address::Base::Immediate || !ctx_.symbols) return;
+    const Symbol* s = lookup(ins_.addr.name);
+    if (s && s->param_role == Symbol::ParamRole::CallArg) {
+      error(ins_.guard.loc, "'st.param' that passes call arguments cannot be predicated");
     }
-    error(ins_.guard.loc, "'st.param' that passes call arguments cannot be predicated");
   }
 
   // ---------------------------------------------------------------- st.async
@@ -541,12 +618,16 @@ class Validator {
         error(at(QualFamily::Type), "type " + q(to_string(t)) + " is not valid for 'st.async'");
       }
     }
+    if (ins_.mmio && ins_.sem != Sem::Release) {
+      error(at(QualFamily::Mmio), "'.mmio' requires '.release' for 'st.async'");
+    }
     if (release) {
       check_st_async_release();
+      check_sources(false, SourceShape::AsyncRelease);
     } else {
       check_st_async_mbarrier();
+      check_sources(false, SourceShape::AsyncMbarrier);
     }
-    check_sources(false);
   }
 
   void check_st_async_mbarrier() {
@@ -568,7 +649,10 @@ class Validator {
     if (ins_.type && bits_of(*ins_.type) < 32) {
       error(at(QualFamily::Type), "'st.async' with an mbarrier requires a 32- or 64-bit type");
     }
-    if (ins_.vec) {
+    if (ins_.vec && !ins_.mbar) {
+      error(at(QualFamily::Vec), "a vector qualifier is not allowed in 'st.async' without an "
+                                 "[mbar] operand (ptxas)");
+    } else if (ins_.vec) {
       if (*ins_.vec == Vec::V8) {
         error(at(QualFamily::Vec), "'.v8' is not valid for 'st.async'");
       } else if (ins_.type && bits_of(*ins_.type) * lanes_of(*ins_.vec) > 128) {
@@ -607,7 +691,10 @@ class Validator {
       error(at(QualFamily::Space), "the release form of 'st.async' requires '.global' (found " +
                                        q(to_string(*ins_.space)) + ")");
     }
-    if (ins_.vec) error(at(QualFamily::Vec), "the release form of 'st.async' takes no vector");
+    if (ins_.vec) {
+      error(at(QualFamily::Vec), "a vector qualifier is not allowed in the release form of "
+                                 "'st.async' (or without an [mbar] operand)");
+    }
     if (ins_.mbar) error(ins_.mbar->loc, "the release form of 'st.async' takes no [mbar] operand");
     check_address(ins_.addr, ins_.space, "address");
   }
@@ -670,13 +757,16 @@ class Validator {
         if (o.kind == Operand::Kind::Sink) {
           error(o.loc, "the sink '_' is not allowed in 'tcgen05.st'");
         } else if (o.kind == Operand::Kind::Register) {
-          check_source_register(o);
+          if (const Symbol* r = source_symbol(o)) check_source_type(r, r->type, o.text, o.loc);
         }
       }
     }
     // taddr: a 32-bit register.
     const Address& a = ins_.addr;
-    if (a.base == Address::Base::Immediate) return;
+    if (a.base == Address::Base::Immediate) {
+      error(a.loc, "taddr must be a 32-bit register, not an immediate address");
+      return;
+    }
     if (!ctx_.symbols) return;
     const Symbol* s = lookup(a.name);
     if (!s) {

@@ -1,6 +1,8 @@
 #include "stu/ptx/module.h"
 
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "stu/isa/lexer.h"
 #include "stu/isa/parser.h"
@@ -24,6 +26,27 @@ std::string show(const Token& t) {
     return std::string("invalid character ") + buf;
   }
   return "'" + std::string(t.text.substr(0, 40)) + (t.text.size() > 40 ? "...'" : "'");
+}
+
+// Base names (the part before the first '.') of every PTX ISA 9.0 instruction.
+bool known_opcode(std::string_view word) {
+  static const std::unordered_set<std::string_view> kOpcodes = {
+      "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar",
+      "barrier", "bfe", "bfi", "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clz",
+      "clusterlaunchcontrol", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt", "cvta",
+      "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence", "fma", "fns",
+      "getctarank", "griddepcontrol", "isspacep", "istypep", "ld", "ldmatrix", "ldu", "lg2",
+      "lop3", "mad", "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min",
+      "mma", "mov", "movmatrix", "mul", "mul24", "multimem", "nanosleep", "neg", "not", "or",
+      "pmevent", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem", "ret",
+      "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr", "sin",
+      "slct", "sqrt", "st", "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld",
+      "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4",
+      "trap", "txq", "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2",
+      "vavrg4", "vmad", "vmax", "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset",
+      "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4", "wgmma", "wmma", "xor",
+  };
+  return kOpcodes.count(word.substr(0, word.find('.'))) != 0;
 }
 
 bool is_directive(const Token& t) { return t.kind == TokKind::Word && t.text[0] == '.'; }
@@ -200,6 +223,9 @@ class Reader {
     Symbol sym;
     sym.kind = is_reg ? Symbol::Kind::Register : Symbol::Kind::Variable;
     if (!is_reg) sym.space = space;
+    if (space == isa::Space::Param && symbols_.depth() > 0) {
+      sym.param_role = Symbol::ParamRole::CallArg;
+    }
     bool have_type = false;
     while (true) {
       Token a = lx_.peek();
@@ -410,7 +436,7 @@ class Reader {
         d_.error(sp.loc, "expected '.param' or '.reg' in parameter list, found " + show(sp));
         return false;
       }
-      sym.is_return_param = returns;
+      sym.param_role = returns ? Symbol::ParamRole::Return : Symbol::ParamRole::Input;
       bool have_type = false;
       Token n = lx_.next();
       while (is_directive(n)) {
@@ -455,30 +481,41 @@ class Reader {
   // Body after '{' (the function scope is already pushed for parameters).
   void body(const Token& open) {
     symbols_.push_scope();
-    size_t depth = 1;
-    while (depth > 0) {
+    open_braces_.clear();
+    open_braces_.push_back(open.loc);
+    while (!open_braces_.empty()) {
       Token t = lx_.next();
       if (t.kind == TokKind::End) {
-        d_.error(open.loc, "unexpected end of file: missing '}' for this function body");
+        // Report the innermost unclosed '{' (a stray one in the body, or the body's own).
+        d_.error(open_braces_.back(), open_braces_.size() > 1
+                                          ? "this '{' is never closed"
+                                          : "unexpected end of file: missing '}' for this "
+                                            "function body");
         break;
       }
       if (t.is('{')) {
         symbols_.push_scope();
-        ++depth;
+        open_braces_.push_back(t.loc);
         continue;
       }
       if (t.is('}')) {
         symbols_.pop_scope();
-        --depth;
+        open_braces_.pop_back();
         continue;
       }
       statement(t);
     }
-    while (depth-- > 0) symbols_.pop_scope();
+    while (!open_braces_.empty()) {
+      symbols_.pop_scope();
+      open_braces_.pop_back();
+    }
   }
 
   void statement(const Token& t) {
-    if (t.is(';')) return;  // empty statement
+    if (t.is(';')) {
+      d_.error(t.loc, "empty statement (a stray ';')");
+      return;
+    }
     if (t.is('@')) return guarded(t);
     if (t.kind != TokKind::Word) {
       d_.error(t.loc, "unexpected " + show(t));
@@ -542,7 +579,13 @@ class Reader {
   void instruction(const Token& op, const isa::Guard& g) {
     ++stats_.instructions;
     auto store = isa::store_opcode_of(op.text);
-    if (!store) return skip_other(op);
+    if (!store) {
+      if (!known_opcode(op.text)) {
+        std::string_view base = op.text.substr(0, op.text.find('.'));
+        d_.error(op.loc, "unknown instruction '" + std::string(base) + "'");
+      }
+      return skip_other(op);
+    }
     ++stats_.stores;
     if (!isa::parse_store(lx_, op, g, ins_, d_)) {
       ++stats_.invalid_stores;
@@ -590,6 +633,7 @@ class Reader {
   bool have_target_ = false;
   CheckStats stats_;
   isa::Instruction ins_;  // reused for every store (keeps its buffers)
+  std::vector<Loc> open_braces_;
 };
 
 }  // namespace

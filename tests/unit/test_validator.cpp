@@ -104,7 +104,25 @@ TEST(Validator, VectorAndTypeRules) {
   expect_error("st.global.v8.b64 [%rd1], {%rd0, %rd1, %rd2, %rd3, %rd4, %rd5, %rd6, %rd7};",
                "at most 128 bits");
   expect_error("st.global.v4.u32 [%rd1], {%r1, _, %r3, %r4};", "the sink '_' is allowed only");
-  expect_error("st.global.v4.u32 [%rd1], {%r1, %r2};", "needs 4 source registers");
+  expect_error("st.global.v4.u32 [%rd1], {%r1, %r2};", "argument vector size mismatch");
+  expect_error("st.global.u32 [%rd1], {%r1, %r2};", "argument vector size mismatch");
+  expect_ok("st.global.u32 [%rd1], {%r1};");  // ptxas: a one-element list for a scalar
+  expect_error("st.global.v2.b32 [%rd1], {%r1, %rd1};", "incompatible elements");
+  expect_error("st.global.v2.u64 [%rd1], {%fd1, %ul1};", "elements of different types");
+  expect_ok("st.global.v2.b64 [%rd1], {%rd1, %fd1};");  // same width, bit-typed with float
+  expect_ok("st.global.v2.u64 [%rd1], {%fd1, %rd1};");  // ... makes the list .b64
+  expect_error("st.global.v2.u64 [%rd1], {%fd1, %fd2};", "the vector of type .f64");
+  expect_ok("st.global.v2.u32 [%rd1], {%rd1, %rd2};");  // wider elements: low bits
+  expect_ok("st.global.v2.u32 [%rd1], {%u1, %s1};");
+  expect_error("st.mmio.relaxed.sys.global.v2.u32 [%rd1], {%r1, %r2};",
+               "'.mmio' cannot be combined with vector");
+  expect_ok("st.mmio.relaxed.sys.global.b128 [%rd1], %q1;");
+  expect_error("st.volatile.global.L1::evict_normal.u32 [%rd1], %r1;",
+               "cannot be combined with '.volatile'");
+  expect_error("st.volatile.global.L2::cache_hint.u32 [%rd1], %r1, %rd2;",
+               "'.L2::cache_hint' cannot be combined with '.volatile'");
+  expect_error("st.mmio.relaxed.sys.global.L1::evict_last.u32 [%rd1], %r1;",
+               "cannot be combined with '.mmio'");
   expect_error("st.global.v2.u32 [%rd1], %r1;", "brace list");
   expect_error("st.global.v2.b128 [%rd1], {%q1, %q2};", "'.b128' cannot be used with a vector");
   expect_error("st.global.b128 [%rd1], %q1;", "requires PTX ISA 8.3", "sm_90", "8.2");
@@ -134,13 +152,29 @@ TEST(Validator, RelaxedTypeCheckingOfSources) {
 
 TEST(Validator, AddressOperands) {
   expect_ok("st.global.u32 [%r1], %r1;");  // 32-bit address register: zero-extended
+  expect_ok("st.global.u32 [%rd1+-4+8], %r1;");  // several offset terms
+  expect_ok("st.global.u32 [%rd1+4-8], %r1;");
+  expect_ok("st.local.u32 [-4], %r1;");
+  expect_ok("st.local.u32 [4+4], %r1;");
+  expect_ok("st.global.u32 [%rd1+0x7fffffffffffffff], %r1;");  // ptxas does not range-check
+  expect_ok("st .global .u32 [%rd1], %r1;");  // qualifiers written apart
+  expect_error("st.global.u32 [gbuf-4], %r1;", "'+-N'");
+  expect_error("st.async.release.gpu.global.u32 [16], %r1;", "accepted only with '.local'");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [16], {%r1};", "taddr must be a 32-bit register");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%fd1};", "does not match");
   expect_error("st.global.u32 [100], %r1;", "immediate address is accepted only with '.local'");
   expect_error("st.global.u32 [%f1], %r1;", "must be a 32- or 64-bit integer register");
-  expect_error("st.global.u32 [%rd1+4294967296], %r1;", "signed 32-bit");
+  expect_ok("st.global.u32 [%rd1+4294967296], %r1;");  // ptxas does not range-check offsets
 }
 
 TEST(Validator, PredicatedParamStores) {
-  expect_error("@%p1 st.param.b32 [kp], %r1;", "cannot be predicated");
+  expect_error("{ .param .b32 arg0; @%p1 st.param.b32 [arg0], %r1; }", "cannot be predicated");
+  expect_ok("{ .param .b32 arg0; st.param.b32 [arg0], %r1; }");
+  expect_ok("@%p1 st.param.b32 [%rd1], %r1;");  // a register address: ptxas accepts it
+  expect_error("st.param.b32 [kp], %r1;", "illegal to write to function input parameter 'kp'");
+  expect_error("st.u32 [kp], %r1;", "state space mismatch");
+  expect_error("st.global.u32 [sbuf], %r1;", "is in state space '.shared', not '.global'");
+  expect_ok("st.u32 [sbuf], %r1;");  // generic store to a shared variable
   expect_error("@%p9 st.global.u32 [%rd1], %r1;", "undeclared predicate '%p9'");
   expect_error("@%r1 st.global.u32 [%rd1], %r1;", "is not a '.pred' register");
 }
@@ -164,6 +198,12 @@ TEST(Validator, StAsyncRules) {
   expect_error("st.async.release.global.u32 [%rd1], %r1;", "'.release' requires a scope");
   expect_error("st.async.release.sys.shared::cluster.u32 [%rd1], %r1;", "requires '.global'");
   expect_ok("st.async.mmio.release.sys.global.u32 [%rd1], %r1;");
+  expect_error("st.async.mmio.sys.global.u32 [%rd1], %r1;", "'.mmio' requires '.release'");
+  expect_ok(mb + ".s32 [%r1], {%s1, %s2}, [%r3];");  // ptxas infers .v2 from the list
+  expect_error(mb + ".s32 [%r1], {%s1, %s2, %s3}, [%r3];", "argument vector size mismatch");
+  expect_error(mb + ".v4.s32 [%r1], {%s1, %s2}, [%r3];", "argument vector size mismatch");
+  expect_error(mb + ".v2.s32 [%r1], {%s1, %s2};", "without an [mbar] operand");
+  expect_error("st.async.release.gpu.global.u32 [%rd1], {%r1};", "brace-list");
 }
 
 TEST(Validator, Tcgen05Rules) {

@@ -72,5 +72,7 @@ class Lexer {
 // Integer literal in PTX syntax (decimal, 0x hex, 0 octal, 0b binary, optional U suffix).
 // Returns false when the text is not an integer literal or does not fit in 64 bits.
 bool parse_int_literal(std::string_view text, uint64_t& value);
+// The same, but a literal wider than 64 bits wraps modulo 2^64 and sets `overflow`.
+bool parse_int_literal_wrapping(std::string_view text, uint64_t& value, bool& overflow);
 
 }  // namespace stu::isa

@@ -22,7 +22,10 @@ struct Symbol {
   DataType type = DataType::B32;
   std::optional<Space> space;  // variables and parameters: their declared space
   uint8_t vec_lanes = 1;       // `.reg .v4 .f32 v;`
-  bool is_return_param = false;
+  // `.param` variables: a kernel or function input (read-only for st), a function's return
+  // value, or a call argument declared in the body.
+  enum class ParamRole : uint8_t { None, Input, Return, CallArg };
+  ParamRole param_role = ParamRole::None;
 };
 
 class SymbolLookup {
