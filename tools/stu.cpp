@@ -228,10 +228,11 @@ int run_conformance(const Options& o) {
   for (size_t i = 0; i < total.stray.size() && i < o.show; ++i) {
     std::cout << "error outside the cases: " << total.stray[i] << "\n";
   }
-  std::printf("%zu files, %zu cases: %zu agree (%.3f %%), %zu false errors, %zu missed errors, "
-              "%zu errors outside cases\n",
+  std::printf("%zu files, %zu store-family cases: %zu agree (%.3f %%), %zu false errors, "
+              "%zu missed errors, %zu errors outside cases; %zu lines of other instructions "
+              "not scored\n",
               files.size(), total.cases, total.agree, 100.0 * total.agreement(),
-              total.false_errors, total.missed_errors, total.stray.size());
+              total.false_errors, total.missed_errors, total.stray.size(), total.other_lines);
   return total.disagreements.empty() && total.stray.empty() ? kOk : kFinding;
 }
 

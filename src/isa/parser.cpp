@@ -2,6 +2,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace stu::isa {
 namespace {
@@ -212,7 +213,7 @@ class StoreParser {
         lx_.next();
         return true;
       }
-      if (sep.kind == TokKind::End || sep.first_on_line || sep.is('}')) {
+      if (sep.kind == TokKind::End || sep.first_on_line) {
         d_.error(end_loc_, "expected ';' at the end of the instruction");
         missing_semicolon_ = true;
         return false;
@@ -472,6 +473,27 @@ bool parse_store(Lexer& lx, const Token& opcode, const Guard& guard, Instruction
                  Diagnostics& diags) {
   StoreParser p(lx, diags);
   return p.parse(opcode, guard, out);
+}
+
+// Base names (the part before the first '.') of every PTX ISA 9.0 instruction.
+bool is_ptx_opcode(std::string_view word) {
+  static const std::unordered_set<std::string_view> kOpcodes = {
+      "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar",
+      "barrier", "bfe", "bfi", "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clz",
+      "clusterlaunchcontrol", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt", "cvta",
+      "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence", "fma", "fns",
+      "getctarank", "griddepcontrol", "isspacep", "istypep", "ld", "ldmatrix", "ldu", "lg2",
+      "lop3", "mad", "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min",
+      "mma", "mov", "movmatrix", "mul", "mul24", "multimem", "nanosleep", "neg", "not", "or",
+      "pmevent", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem", "ret",
+      "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr", "sin",
+      "slct", "sqrt", "st", "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld",
+      "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4",
+      "trap", "txq", "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2",
+      "vavrg4", "vmad", "vmax", "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset",
+      "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4", "wgmma", "wmma", "xor",
+  };
+  return kOpcodes.count(word.substr(0, word.find('.'))) != 0;
 }
 
 Token skip_statement(Lexer& lx, bool stop_at_new_line) {

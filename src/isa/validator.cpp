@@ -425,6 +425,12 @@ class Validator {
         warning(Loc{a.loc.line, a.loc.col + 1}, std::to_string(b) + "-bit " + role +
                                                     " register '" + a.name +
                                                     "' is zero-extended (ptxas accepts it)");
+      } else if (b == 32 && ins_.op == Opcode::St &&
+                 (!space || effective(*space) == Space::Global)) {
+        error(Loc{a.loc.line, a.loc.col + 1},
+              std::string("a 32-bit ") + role + " register ('" + a.name +
+                  "') makes a 32-bit global/generic address: 32-bit addressing is not supported "
+                  "with '.address_size 64' (ptxas 13.0)");
       }
       return;
     }
@@ -441,7 +447,7 @@ class Validator {
                       ", which a generic address cannot store to");
       return;
     }
-    if (space && s->space && ins_.op == Opcode::St) {
+    if (space && s->space && ins_.op != Opcode::Tcgen05St) {
       Space vs = effective(*s->space);
       Space is = effective(*space);
       bool ok = vs == is || (is == Space::SharedCluster && vs == Space::SharedCta) ||
@@ -509,14 +515,16 @@ class Validator {
         return;
       }
     }
-    // Elements: each register is declared; a brace list of several gets one type (ptxas):
-    // the same width throughout, no float mixed with a signed/unsigned integer, and a
-    // bit-typed element makes the whole list bit-typed. That type is then checked against
-    // the instruction type with the relaxed type-checking rules.
+    // Elements: each register is declared; a brace list gets one type (ptxas): registers of
+    // one width, no float mixed with a signed/unsigned integer (immediates count: `1` is an
+    // integer, `1.0`/`0f...`/`0d...` floats), and a bit-typed register makes the whole list
+    // bit-typed. That type is then checked against the instruction type.
     const Symbol* first_reg = nullptr;
     std::string first_name;
     DataType combined = DataType::B32;
-    Loc combined_loc;
+    Loc combined_loc = loc;
+    bool any_float = false, any_int = false, any_bits = false;
+    const Operand* first_imm = nullptr;
     for (const Operand& o : ins_.src) {
       if (o.kind == Operand::Kind::Sink) {
         if (!allow_sinks) {
@@ -525,9 +533,17 @@ class Validator {
         }
         continue;
       }
-      if (o.kind == Operand::Kind::Immediate) continue;  // ptxas does not range-check these
+      if (o.kind == Operand::Kind::Immediate) {
+        (literal_of(o.text) == Literal::Int ? any_int : any_float) = true;
+        if (!first_imm) first_imm = &o;
+        continue;
+      }
       const Symbol* r = source_symbol(o);
       if (!r) continue;
+      TypeKind k = kind_of(r->type);
+      any_float |= k == TypeKind::Float;
+      any_int |= k == TypeKind::Signed || k == TypeKind::Unsigned;
+      any_bits |= k == TypeKind::Bits;
       if (!first_reg) {
         first_reg = r;
         first_name = o.text;
@@ -535,26 +551,66 @@ class Validator {
         combined_loc = o.loc;
         continue;
       }
-      TypeKind a = kind_of(first_reg->type), b = kind_of(r->type);
-      bool float_int_mix =
-          (a == TypeKind::Float && (b == TypeKind::Signed || b == TypeKind::Unsigned)) ||
-          (b == TypeKind::Float && (a == TypeKind::Signed || a == TypeKind::Unsigned));
       if (bits_of(first_reg->type) != bits_of(r->type)) {
         error(o.loc, "incompatible elements of vector expression: '" + first_name + "' is ." +
                          std::string(to_string(first_reg->type)) + ", '" + o.text + "' is ." +
                          std::string(to_string(r->type)));
         return;
       }
-      if (float_int_mix) {
-        error(o.loc, "vector elements of different types are not allowed: '" + first_name +
-                         "' is ." + std::string(to_string(first_reg->type)) + ", '" + o.text +
-                         "' is ." + std::string(to_string(r->type)));
-        return;
-      }
-      if (b == TypeKind::Bits) combined = r->type;
+      if (k == TypeKind::Bits) combined = r->type;
     }
-    if (first_reg) check_source_type(first_reg, combined, n > 1 ? "the vector" : first_name,
-                                     combined_loc);
+    if (any_float && any_int && !any_bits) {
+      error(loc, std::string("vector elements of different types are not allowed in '") +
+                     std::string(to_string(ins_.op)) + "' (a float mixed with an integer)");
+      return;
+    }
+    if (first_reg) {
+      check_source_type(first_reg, combined, n > 1 ? "the vector" : first_name, combined_loc);
+    } else if (first_imm) {
+      check_immediate_type(*first_imm);
+    }
+  }
+
+  enum class Literal { Int, Decimal, F32, F64 };
+  static Literal literal_of(const std::string& t) {
+    std::string_view v = t;
+    if (!v.empty() && v[0] == '-') v.remove_prefix(1);
+    if (v.size() > 2 && v[0] == '0' && (v[1] == 'f' || v[1] == 'F')) return Literal::F32;
+    if (v.size() > 2 && v[0] == '0' && (v[1] == 'd' || v[1] == 'D')) return Literal::F64;
+    bool hex = v.size() > 1 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+    if (!hex && (v.find('.') != std::string_view::npos || v.find_first_of("eE") != std::string_view::npos)) {
+      return Literal::Decimal;
+    }
+    return Literal::Int;
+  }
+
+  // An immediate source (ptxas): integers for integer and bit types; `0f` (32-bit) and `0d`
+  // (64-bit) floats for float or bit types of their width; a decimal float for any float
+  // type and for 64-bit bit types.
+  void check_immediate_type(const Operand& o) {
+    if (!ins_.type || ins_.op == Opcode::Tcgen05St) return;
+    DataType t = *ins_.type;
+    TypeKind k = kind_of(t);
+    unsigned b = bits_of(t);
+    bool ok = false;
+    switch (literal_of(o.text)) {
+      case Literal::Int:
+        ok = k != TypeKind::Float;
+        break;
+      case Literal::Decimal:
+        ok = k == TypeKind::Float || (k == TypeKind::Bits && b == 64);
+        break;
+      case Literal::F32:
+        ok = (k == TypeKind::Float || k == TypeKind::Bits) && b == 32;
+        break;
+      case Literal::F64:
+        ok = (k == TypeKind::Float || k == TypeKind::Bits) && b == 64;
+        break;
+    }
+    if (!ok) {
+      error(o.loc, "immediate '" + o.text + "' does not match instruction type ." +
+                       std::string(to_string(t)));
+    }
   }
 
   // The declared register behind a source operand (nullptr, diagnosed, when it is not one).
@@ -576,6 +632,7 @@ class Validator {
   void check_source_type(const Symbol* s, DataType type, const std::string& what, Loc loc) {
     DataType t = *ins_.type;
     bool ok = s->vec_lanes == 1 && source_type_ok(t, type);
+    if (ins_.op == Opcode::StAsync) ok = ok && bits_of(type) == bits_of(t);  // no wider sources
     if (ins_.op == Opcode::Tcgen05St) {
       t = DataType::B32;
       ok = s->vec_lanes == 1 && bits_of(type) == 32 && kind_of(type) != TypeKind::Pred;
@@ -609,6 +666,10 @@ class Validator {
                          (!ins_.complete_tx && !ins_.mbar);
     if (ins_.sem && *ins_.sem != Sem::Weak && *ins_.sem != Sem::Release) {
       error(at(QualFamily::Sem), q(to_string(*ins_.sem)) + " is not valid for 'st.async'");
+    }
+    if (ins_.sem == Sem::Weak && ins_.scope) {
+      error(at(QualFamily::Scope), "'.weak' cannot be combined with scope " +
+                                       q(to_string(*ins_.scope)));
     }
     if (ins_.type) {
       DataType t = *ins_.type;

@@ -3,18 +3,39 @@
 #include <unordered_map>
 
 #include "stu/diag.h"
+#include "stu/isa/lexer.h"
+#include "stu/isa/parser.h"
 #include "stu/ptx/module.h"
 
 namespace stu::ptx {
 
 void ConformanceReport::merge(const ConformanceReport& o) {
   cases += o.cases;
+  other_lines += o.other_lines;
   agree += o.agree;
   false_errors += o.false_errors;
   missed_errors += o.missed_errors;
   disagreements.insert(disagreements.end(), o.disagreements.begin(), o.disagreements.end());
   stray.insert(stray.end(), o.stray.begin(), o.stray.end());
 }
+
+namespace {
+
+// A line is scored unless its opcode is a known PTX instruction outside the store family.
+bool in_scope(std::string_view body) {
+  isa::Lexer lx(body);
+  isa::Token t = lx.next();
+  if (t.is('@')) {
+    t = lx.next();
+    if (t.is('!')) t = lx.next();
+    t = lx.next();
+  }
+  if (t.kind != isa::TokKind::Word) return true;
+  if (isa::store_opcode_of(t.text)) return true;
+  return !isa::is_ptx_opcode(t.text);
+}
+
+}  // namespace
 
 ConformanceReport run_conformance(std::string_view text) {
   constexpr std::string_view kTag = "// ptxas: ";
@@ -35,6 +56,12 @@ ConformanceReport run_conformance(std::string_view text) {
     ++line;
     size_t tag = l.rfind(kTag);
     if (tag != std::string_view::npos) {
+      if (!in_scope(l.substr(0, tag))) {
+        ++rep.other_lines;
+        if (end == text.size()) break;
+        pos = end + 1;
+        continue;
+      }
       CaseOutcome c;
       c.line = line;
       std::string_view verdict = l.substr(tag + kTag.size());

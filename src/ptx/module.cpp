@@ -28,27 +28,6 @@ std::string show(const Token& t) {
   return "'" + std::string(t.text.substr(0, 40)) + (t.text.size() > 40 ? "...'" : "'");
 }
 
-// Base names (the part before the first '.') of every PTX ISA 9.0 instruction.
-bool known_opcode(std::string_view word) {
-  static const std::unordered_set<std::string_view> kOpcodes = {
-      "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar",
-      "barrier", "bfe", "bfi", "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clz",
-      "clusterlaunchcontrol", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt", "cvta",
-      "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence", "fma", "fns",
-      "getctarank", "griddepcontrol", "isspacep", "istypep", "ld", "ldmatrix", "ldu", "lg2",
-      "lop3", "mad", "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min",
-      "mma", "mov", "movmatrix", "mul", "mul24", "multimem", "nanosleep", "neg", "not", "or",
-      "pmevent", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem", "ret",
-      "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr", "sin",
-      "slct", "sqrt", "st", "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld",
-      "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4",
-      "trap", "txq", "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2",
-      "vavrg4", "vmad", "vmax", "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset",
-      "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4", "wgmma", "wmma", "xor",
-  };
-  return kOpcodes.count(word.substr(0, word.find('.'))) != 0;
-}
-
 bool is_directive(const Token& t) { return t.kind == TokKind::Word && t.text[0] == '.'; }
 
 std::optional<isa::Space> space_directive(std::string_view w) {
@@ -580,7 +559,7 @@ class Reader {
     ++stats_.instructions;
     auto store = isa::store_opcode_of(op.text);
     if (!store) {
-      if (!known_opcode(op.text)) {
+      if (!isa::is_ptx_opcode(op.text)) {
         std::string_view base = op.text.substr(0, op.text.find('.'));
         d_.error(op.loc, "unknown instruction '" + std::string(base) + "'");
       }
@@ -607,11 +586,16 @@ class Reader {
         d_.error(op.loc, "unexpected end of file: missing ';' after this instruction");
         return;
       }
-      if (depth == 0 && (t.is('}') ||
-                         (t.first_on_line && t.kind == TokKind::Word &&
-                          (is_directive(t) || isa::store_opcode_of(t.text))))) {
+      if (depth == 0 && t.first_on_line &&
+          (t.is('}') || (t.kind == TokKind::Word &&
+                         (is_directive(t) || isa::store_opcode_of(t.text))))) {
         d_.error(op.loc, "missing ';' at the end of this instruction");
         return;
+      }
+      if (depth == 0 && t.is('}')) {
+        d_.error(t.loc, "unexpected '}' inside an instruction");
+        lx_.next();
+        continue;
       }
       lx_.next();
       if (t.kind != TokKind::Punct) continue;

@@ -151,7 +151,9 @@ TEST(Validator, RelaxedTypeCheckingOfSources) {
 }
 
 TEST(Validator, AddressOperands) {
-  expect_ok("st.global.u32 [%r1], %r1;");  // 32-bit address register: zero-extended
+  expect_error("st.global.u32 [%r1], %r1;", "32-bit addressing is not supported");
+  expect_ok("st.shared.u32 [%r1], %r1;");  // 32-bit shared addresses are fine
+  expect_warning("st.global.u32 [%rs1], %r1;", "16-bit address");
   expect_ok("st.global.u32 [%rd1+-4+8], %r1;");  // several offset terms
   expect_ok("st.global.u32 [%rd1+4-8], %r1;");
   expect_ok("st.local.u32 [-4], %r1;");

@@ -14,6 +14,10 @@ namespace stu::isa {
 // `st.async...` -> StAsync, `tcgen05.st...` -> Tcgen05St); nullopt for any other opcode.
 std::optional<Opcode> store_opcode_of(std::string_view word);
 
+// True when the base name of `word` (the part before the first '.') is a PTX ISA 9.0
+// instruction (`ld.global.u32` -> "ld").
+bool is_ptx_opcode(std::string_view word);
+
 // Parses the rest of a store instruction whose opcode word is `opcode` (already consumed from
 // `lx`), through its terminating `;`. `guard` is the predicate already parsed (if any).
 // On success fills `out` and returns true. On a syntax error, reports it, skips to the end

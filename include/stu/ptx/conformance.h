@@ -24,8 +24,12 @@ struct CaseOutcome {
   std::string stu_message;   // first stu error on the line
 };
 
+// Cases are the store-family lines (and lines whose opcode is not a PTX instruction at all):
+// what `stu check` validates. Lines of other, known PTX instructions in a corpus are
+// controls that stu passes over: they are counted apart (`other_lines`) and not scored.
 struct ConformanceReport {
   size_t cases = 0;
+  size_t other_lines = 0;
   size_t agree = 0;
   size_t false_errors = 0;   // stu rejects what ptxas accepts
   size_t missed_errors = 0;  // stu accepts what ptxas rejects
