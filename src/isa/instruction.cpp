@@ -56,7 +56,8 @@ Loc Instruction::qual_loc(QualFamily f) const {
 namespace {
 
 bool same_operand(const Operand& a, const Operand& b) {
-  return a.kind == b.kind && a.text == b.text;
+  return a.kind == b.kind && a.text == b.text && a.has_addend == b.has_addend &&
+         a.addend == b.addend;
 }
 
 bool same_address(const Address& a, const Address& b) {

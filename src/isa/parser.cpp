@@ -306,7 +306,16 @@ class StoreParser {
     }
     op.kind = RawOperand::Kind::Scalar;
     first_operand_ = false;
-    return parse_scalar(op.scalar);
+    if (!parse_scalar(op.scalar)) return false;
+    // `X+N` / `X+-N` (a constant added to a scalar source; ptxas accepts it).
+    if (lx_.peek().is('+') && op.scalar.kind != Operand::Kind::Sink) {
+      take();
+      int64_t sum = 0;
+      if (!address_term(false, sum)) return false;
+      op.scalar.has_addend = true;
+      op.scalar.addend = sum;
+    }
+    return true;
   }
 
   // One integer term of an address: `N` or `-N` (wrapping modulo 2^64 like ptxas, which

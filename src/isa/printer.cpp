@@ -34,6 +34,11 @@ std::string print_opcode(const Instruction& ins) {
   return s;
 }
 
+std::string print(const Operand& o) {
+  if (!o.has_addend) return o.text;
+  return o.text + "+" + std::to_string(o.addend);
+}
+
 std::string print(const Address& a) {
   std::string s = "[";
   if (a.base == Address::Base::Immediate) {
@@ -67,12 +72,12 @@ std::string print(const Instruction& ins) {
   if (ins.src_braced) s += '{';
   for (size_t i = 0; i < ins.src.size(); ++i) {
     if (i) s += ", ";
-    s += ins.src[i].text;
+    s += print(ins.src[i]);
   }
   if (ins.src_braced) s += '}';
   if (ins.policy) {
     s += ", ";
-    s += ins.policy->text;
+    s += print(*ins.policy);
   }
   if (ins.mbar) {
     s += ", ";

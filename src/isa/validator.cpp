@@ -476,7 +476,8 @@ class Validator {
         return true;
       case TypeKind::Unsigned:
       case TypeKind::Signed:
-        return rk != TypeKind::Float;
+        // Packed half pairs count as bits here (ptxas), scalar halves do not.
+        return rk != TypeKind::Float || r == DataType::F16x2 || r == DataType::BF16x2;
       case TypeKind::Float:
         if (rk == TypeKind::Float) return rb == tb;
         return rk == TypeKind::Bits;
@@ -533,8 +534,10 @@ class Validator {
         }
         continue;
       }
-      if (o.kind == Operand::Kind::Immediate) {
-        (literal_of(o.text) == Literal::Int ? any_int : any_float) = true;
+      if (o.kind == Operand::Kind::Immediate || is_address_constant(o)) {
+        (o.kind == Operand::Kind::Immediate && literal_of(o.text) != Literal::Int ? any_float
+                                                                                  : any_int) =
+            true;
         if (!first_imm) first_imm = &o;
         continue;
       }
@@ -593,7 +596,8 @@ class Validator {
     TypeKind k = kind_of(t);
     unsigned b = bits_of(t);
     bool ok = false;
-    switch (literal_of(o.text)) {
+    Literal lit = o.kind == Operand::Kind::Immediate ? literal_of(o.text) : Literal::Int;
+    switch (lit) {
       case Literal::Int:
         ok = k != TypeKind::Float;
         break;
@@ -611,6 +615,14 @@ class Validator {
       error(o.loc, "immediate '" + o.text + "' does not match instruction type ." +
                        std::string(to_string(t)));
     }
+  }
+
+  // A function name, or `var+N`, as a source: an integer constant (its address) for ptxas.
+  bool is_address_constant(const Operand& o) const {
+    if (o.kind != Operand::Kind::Register || !ctx_.symbols) return false;
+    const Symbol* s = lookup(o.text);
+    return s && (s->kind == Symbol::Kind::Function ||
+                 (s->kind == Symbol::Kind::Variable && o.has_addend));
   }
 
   // The declared register behind a source operand (nullptr, diagnosed, when it is not one).

@@ -48,7 +48,7 @@ ConformanceReport run_conformance(std::string_view text) {
   }
   size_t pos = 0;
   uint32_t line = 0;
-  std::unordered_map<uint32_t, bool> is_case;
+  std::unordered_map<uint32_t, bool> is_case;  // scored or not: errors there are not stray
   while (pos <= text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
@@ -58,6 +58,7 @@ ConformanceReport run_conformance(std::string_view text) {
     if (tag != std::string_view::npos) {
       if (!in_scope(l.substr(0, tag))) {
         ++rep.other_lines;
+        is_case[line] = false;
         if (end == text.size()) break;
         pos = end + 1;
         continue;

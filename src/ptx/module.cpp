@@ -219,6 +219,9 @@ class Reader {
           return;
         }
       } else if (auto ty = isa::from_string<isa::DataType>(w)) {
+        if (is_reg && (*ty == isa::DataType::BF16 || *ty == isa::DataType::BF16x2)) {
+          d_.error(a.loc, "'." + std::string(w) + "' is not a register type (use .b16/.b32)");
+        }
         sym.type = *ty;
         have_type = true;
       } else if (auto v = isa::from_string<isa::Vec>(w)) {
@@ -462,14 +465,22 @@ class Reader {
     symbols_.push_scope();
     open_braces_.clear();
     open_braces_.push_back(open.loc);
+    last_inner_open_ = Loc{};
     while (!open_braces_.empty()) {
       Token t = lx_.next();
       if (t.kind == TokKind::End) {
         // Report the innermost unclosed '{' (a stray one in the body, or the body's own).
-        d_.error(open_braces_.back(), open_braces_.size() > 1
-                                          ? "this '{' is never closed"
-                                          : "unexpected end of file: missing '}' for this "
-                                            "function body");
+        if (open_braces_.size() > 1) {
+          d_.error(open_braces_.back(), "this '{' is never closed");
+        } else if (last_inner_open_.line != 0) {
+          // The body's own '}' was taken by an inner block: most likely that block's '{' is
+          // the one without a partner.
+          d_.error(last_inner_open_, "unexpected end of file: the function body is not closed; "
+                                     "this '{' is probably the one without a '}'");
+        } else {
+          d_.error(open_braces_.back(), "unexpected end of file: missing '}' for this function "
+                                        "body");
+        }
         break;
       }
       if (t.is('{')) {
@@ -479,6 +490,7 @@ class Reader {
       }
       if (t.is('}')) {
         symbols_.pop_scope();
+        if (open_braces_.size() > 1) last_inner_open_ = open_braces_.back();
         open_braces_.pop_back();
         continue;
       }
@@ -618,6 +630,7 @@ class Reader {
   CheckStats stats_;
   isa::Instruction ins_;  // reused for every store (keeps its buffers)
   std::vector<Loc> open_braces_;
+  Loc last_inner_open_;
 };
 
 }  // namespace

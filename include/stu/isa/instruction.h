@@ -62,7 +62,10 @@ struct Qualifier {
 struct Operand {
   enum class Kind : uint8_t { Register, Immediate, Sink };
   Kind kind = Kind::Register;
-  std::string text;  // register name or the immediate as written
+  std::string text;  // register (or symbol) name, or the immediate as written
+  // ptxas accepts `%r1+4`, `4+4` or `var+4` as a scalar source: the value plus a constant.
+  bool has_addend = false;
+  int64_t addend = 0;
   Loc loc;
 };
 

@@ -11,6 +11,7 @@ namespace stu::isa {
 
 std::string print(const Instruction& ins);
 std::string print(const Address& a);
+std::string print(const Operand& o);
 // The opcode with its qualifiers only (`st.relaxed.sys.global.u32`).
 std::string print_opcode(const Instruction& ins);
 
