@@ -232,6 +232,7 @@ class StoreParser {
 
   Token take() {
     Token t = lx_.next();
+    last_was_semicolon_ = t.is(';');
     end_loc_ = Loc{t.loc.line, t.loc.col + static_cast<uint32_t>(t.text.size())};
     return t;
   }
@@ -448,11 +449,11 @@ class StoreParser {
   }
 
   bool fail_skip() {
-    skip_statement(lx_, true);
+    if (!last_was_semicolon_) skip_statement(lx_, true);
     return false;
   }
   bool fail_skip_done() {
-    if (!missing_semicolon_) skip_statement(lx_, true);
+    if (!missing_semicolon_ && !last_was_semicolon_) skip_statement(lx_, true);
     return false;
   }
 
@@ -461,6 +462,7 @@ class StoreParser {
   Loc end_loc_;
   bool first_operand_ = true;
   bool missing_semicolon_ = false;
+  bool last_was_semicolon_ = false;
 };
 
 }  // namespace
@@ -507,12 +509,10 @@ bool is_ptx_opcode(std::string_view word) {
 
 Token skip_statement(Lexer& lx, bool stop_at_new_line) {
   int depth = 0;
-  bool first = true;
   for (;;) {
     Token t = lx.peek();
     if (t.kind == TokKind::End) return t;
-    if (stop_at_new_line && !first && t.first_on_line && depth == 0) return t;
-    first = false;
+    if (stop_at_new_line && t.first_on_line && depth == 0) return t;
     lx.next();
     if (t.kind != TokKind::Punct) continue;
     char c = t.text[0];

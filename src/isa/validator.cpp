@@ -384,6 +384,10 @@ class Validator {
       error(p.loc, "the cache-policy operand cannot be a sink '_'");
       return;
     }
+    if (p.kind == Operand::Kind::Immediate && literal_of(p.text) != Literal::Int) {
+      error(p.loc, "the cache-policy operand must be a 64-bit integer, not '" + p.text + "'");
+      return;
+    }
     if (p.kind != Operand::Kind::Register || !ctx_.symbols) return;
     const Symbol* s = lookup(p.text);
     if (!s) {
@@ -421,6 +425,9 @@ class Validator {
       if (k == TypeKind::Float || k == TypeKind::Pred || s->vec_lanes != 1 || b > 64) {
         error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
                                                   "' must be a 32- or 64-bit integer register");
+      } else if (b < 32 && ins_.op == Opcode::StAsync) {
+        error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
+                                                  "' of 'st.async' must be 32 or 64 bits wide");
       } else if (b < 32) {
         warning(Loc{a.loc.line, a.loc.col + 1}, std::to_string(b) + "-bit " + role +
                                                     " register '" + a.name +
@@ -524,7 +531,12 @@ class Validator {
     std::string first_name;
     DataType combined = DataType::B32;
     Loc combined_loc = loc;
-    bool any_float = false, any_int = false, any_bits = false;
+    // Element classes: bit-typed registers mix with anything of their width; integers
+    // (registers or literals) do not mix with floats (registers or literals), and two
+    // different float register types do not mix either.
+    bool any_int = false, any_float_imm = false;
+    std::optional<DataType> float_reg;
+    bool two_float_types = false;
     const Operand* first_imm = nullptr;
     for (const Operand& o : ins_.src) {
       if (o.kind == Operand::Kind::Sink) {
@@ -535,18 +547,19 @@ class Validator {
         continue;
       }
       if (o.kind == Operand::Kind::Immediate || is_address_constant(o)) {
-        (o.kind == Operand::Kind::Immediate && literal_of(o.text) != Literal::Int ? any_float
-                                                                                  : any_int) =
-            true;
+        bool is_float = o.kind == Operand::Kind::Immediate && literal_of(o.text) != Literal::Int;
+        (is_float ? any_float_imm : any_int) = true;
         if (!first_imm) first_imm = &o;
         continue;
       }
       const Symbol* r = source_symbol(o);
       if (!r) continue;
       TypeKind k = kind_of(r->type);
-      any_float |= k == TypeKind::Float;
+      if (k == TypeKind::Float) {
+        if (float_reg && *float_reg != r->type) two_float_types = true;
+        float_reg = r->type;
+      }
       any_int |= k == TypeKind::Signed || k == TypeKind::Unsigned;
-      any_bits |= k == TypeKind::Bits;
       if (!first_reg) {
         first_reg = r;
         first_name = o.text;
@@ -562,9 +575,9 @@ class Validator {
       }
       if (k == TypeKind::Bits) combined = r->type;
     }
-    if (any_float && any_int && !any_bits) {
+    if (two_float_types || (any_int && (float_reg || any_float_imm))) {
       error(loc, std::string("vector elements of different types are not allowed in '") +
-                     std::string(to_string(ins_.op)) + "' (a float mixed with an integer)");
+                     std::string(to_string(ins_.op)) + "'");
       return;
     }
     if (first_reg) {
@@ -753,8 +766,10 @@ class Validator {
     } else if (*ins_.scope != Scope::Gpu && *ins_.scope != Scope::Sys) {
       error(at(QualFamily::Scope), "the release form of 'st.async' allows scope '.gpu' or '.sys'");
     }
+    // The ISA text requires '.sys' with '.mmio'; ptxas 13.0 accepts '.gpu' too.
     if (ins_.mmio && ins_.scope && *ins_.scope != Scope::Sys) {
-      error(at(QualFamily::Mmio), "'.mmio' requires scope '.sys'");
+      warning(at(QualFamily::Mmio), "PTX ISA: '.mmio' requires scope '.sys' (ptxas accepts " +
+                                        q(to_string(*ins_.scope)) + ")");
     }
     if (!ins_.sem) {
       warning(ins_.loc, "PTX ISA: the release form of 'st.async' is written with '.release' "
@@ -813,7 +828,9 @@ class Validator {
     if (ins_.split_off) {
       const Operand& o = *ins_.split_off;
       uint64_t v = 0;
-      if (o.kind != Operand::Kind::Immediate || !parse_int_literal(o.text, v)) {
+      std::string_view digits = o.text;
+      if (!digits.empty() && digits[0] == '-') digits.remove_prefix(1);
+      if (o.kind != Operand::Kind::Immediate || !parse_int_literal(digits, v) || o.has_addend) {
         error(o.loc, "immHalfSplitoff must be an integer immediate");
       }
     }

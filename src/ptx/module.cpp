@@ -48,6 +48,7 @@ class Reader {
   }
 
   CheckStats run() {
+    declare_special_registers();
     for (;;) {
       Token t = lx_.next();
       if (t.kind == TokKind::End) break;
@@ -64,6 +65,36 @@ class Reader {
   }
 
  private:
+  // PTX special registers (predefined, read-only): usable as source operands.
+  void declare_special_registers() {
+    Symbol u32;
+    u32.type = isa::DataType::U32;
+    Symbol u64;
+    u64.type = isa::DataType::U64;
+    static const char* const k32[] = {
+        "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%clock", "%lanemask_eq",
+        "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%total_smem_size",
+        "%aggr_smem_size", "%dynamic_smem_size", "%is_explicit_cluster", "%cluster_ctarank",
+        "%cluster_nctarank", "%current_graph_exec", "%reserved_smem_offset_begin",
+        "%reserved_smem_offset_end", "%reserved_smem_offset_cap"};
+    for (const char* n : k32) symbols_.declare(n, u32);
+    static const char* const k64[] = {"%clock64", "%gridid", "%globaltimer",
+                                      "%globaltimer_lo", "%globaltimer_hi"};
+    for (const char* n : k64) symbols_.declare(n, u64);
+    // Vector-valued ones: %tid.x, %ntid.y, %ctaid.z, %nctaid.x, %clusterid.x, ...
+    static const char* const kVec[] = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid",
+                                       "%nclusterid", "%cluster_ctaid", "%cluster_nctaid"};
+    for (const char* base : kVec) {
+      for (const char* c : {".x", ".y", ".z", ".w"}) {
+        special_names_.push_back(std::string(base) + c);
+      }
+      special_names_.push_back(base);  // the whole vector (e.g. mov.u32 %r, %tid.x only)
+    }
+    for (const std::string& s : special_names_) symbols_.declare(s, u32);
+    symbols_.declare_range("%pm", 8, u32);
+    symbols_.declare_range("%envreg", 32, u32);
+  }
+
   // ------------------------------------------------------------------ module level
   void top_level(const Token& t) {
     if (t.kind != TokKind::Word || !is_directive(t)) {
@@ -334,6 +365,10 @@ class Reader {
       lx_.next();
       if (!param_list(is_entry, false)) return abandon_function();
     }
+    // The name is visible inside its own body (recursion, its address as an operand).
+    Symbol f;
+    f.kind = Symbol::Kind::Function;
+    module_symbol(n.text, f);
     // performance directives, up to the body or ';'
     while (true) {
       Token t = lx_.peek();
@@ -342,18 +377,11 @@ class Reader {
         ++stats_.functions;
         body(t);
         symbols_.pop_scope();
-        // make the function name visible for later calls
-        Symbol f;
-        f.kind = Symbol::Kind::Function;
-        symbols_.declare(n.text, f);
         return;
       }
       if (t.is(';')) {
         lx_.next();
         symbols_.pop_scope();
-        Symbol f;
-        f.kind = Symbol::Kind::Function;
-        symbols_.declare(n.text, f);
         return;
       }
       if (t.kind == TokKind::End) {
@@ -376,6 +404,9 @@ class Reader {
       return abandon_function();
     }
   }
+
+  // Declares a name at module scope while an inner scope is open.
+  void module_symbol(std::string_view name, const Symbol& sym) { symbols_.declare_global(name, sym); }
 
   void abandon_function() {
     symbols_.pop_scope();
@@ -592,18 +623,22 @@ class Reader {
   // a new line that starts with a store, a directive or a label comes first.
   void skip_other(const Token& op) {
     int depth = 0;
+    bool after_comma = false;
     while (true) {
       Token t = lx_.peek();
       if (t.kind == TokKind::End) {
         d_.error(op.loc, "unexpected end of file: missing ';' after this instruction");
         return;
       }
-      if (depth == 0 && t.first_on_line &&
-          (t.is('}') || (t.kind == TokKind::Word &&
-                         (is_directive(t) || isa::store_opcode_of(t.text))))) {
+      // A new line that starts a statement (not a continuation after ',' or inside brackets)
+      // means the ';' is missing.
+      if (depth == 0 && t.first_on_line && !after_comma &&
+          (t.is('}') || t.is('@') ||
+           (t.kind == TokKind::Word && (is_directive(t) || isa::is_ptx_opcode(t.text))))) {
         d_.error(op.loc, "missing ';' at the end of this instruction");
         return;
       }
+      after_comma = t.is(',');
       if (depth == 0 && t.is('}')) {
         d_.error(t.loc, "unexpected '}' inside an instruction");
         lx_.next();
@@ -630,6 +665,7 @@ class Reader {
   CheckStats stats_;
   isa::Instruction ins_;  // reused for every store (keeps its buffers)
   std::vector<Loc> open_braces_;
+  std::vector<std::string> special_names_;  // owns the names the symbol table views
   Loc last_inner_open_;
 };
 

@@ -43,6 +43,22 @@ void SymbolTable::declare(std::string_view name, const isa::Symbol& sym) {
   if (!marks_.empty()) undo_.push_back(std::move(u));
 }
 
+void SymbolTable::declare_global(std::string_view name, const isa::Symbol& sym) {
+  // Shadowed declarations of the same name in open scopes keep shadowing it: patch their
+  // undo records so that popping restores the module-level symbol.
+  bool shadowed = false;
+  for (Undo& u : undo_) {
+    if (!u.is_range && u.key == name) {
+      if (!shadowed) {
+        u.had_previous = true;
+        u.prev_sym = sym;
+      }
+      shadowed = true;
+    }
+  }
+  if (!shadowed) names_[name] = sym;
+}
+
 void SymbolTable::declare_range(std::string_view prefix, uint32_t count, const isa::Symbol& sym) {
   auto& list = ranges_[prefix];
   if (!marks_.empty()) undo_.push_back(Undo{true, prefix, true, {}, list});

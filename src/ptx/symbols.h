@@ -15,6 +15,8 @@ class SymbolTable final : public isa::SymbolLookup {
   const isa::Symbol* find(std::string_view name) const override;
 
   void declare(std::string_view name, const isa::Symbol& sym);
+  // Declares at module scope even while inner scopes are open (never undone).
+  void declare_global(std::string_view name, const isa::Symbol& sym);
   // `%r<count>`: names prefix0 .. prefix{count-1}.
   void declare_range(std::string_view prefix, uint32_t count, const isa::Symbol& sym);
   bool declared_here(std::string_view name) const;

@@ -195,7 +195,7 @@ TEST(Validator, StAsyncRules) {
                "8.6");
   expect_error("st.async.release.gpu.global.u32 [%rd1], %r1;", "requires sm_100", "sm_90a",
                "8.7");
-  expect_error("st.async.mmio.release.gpu.global.u32 [%rd1], %r1;", "'.mmio' requires scope '.sys'");
+  expect_warning("st.async.mmio.release.gpu.global.u32 [%rd1], %r1;", "'.mmio' requires scope '.sys'");
   expect_error("st.async.release.cta.global.u32 [%rd1], %r1;", "allows scope '.gpu' or '.sys'");
   expect_error("st.async.release.global.u32 [%rd1], %r1;", "'.release' requires a scope");
   expect_error("st.async.release.sys.shared::cluster.u32 [%rd1], %r1;", "requires '.global'");
