@@ -229,10 +229,11 @@ int run_conformance(const Options& o) {
     std::cout << "error outside the cases: " << total.stray[i] << "\n";
   }
   std::printf("%zu files, %zu store-family cases: %zu agree (%.3f %%), %zu false errors, "
-              "%zu missed errors, %zu errors outside cases; %zu lines of other instructions "
-              "not scored\n",
+              "%zu missed errors, %zu errors outside cases; not scored: %zu lines of other "
+              "instructions, %zu on which ptxas crashed\n",
               files.size(), total.cases, total.agree, 100.0 * total.agreement(),
-              total.false_errors, total.missed_errors, total.stray.size(), total.other_lines);
+              total.false_errors, total.missed_errors, total.stray.size(), total.other_lines,
+              total.ptxas_crashed);
   return total.disagreements.empty() && total.stray.empty() ? kOk : kFinding;
 }
 

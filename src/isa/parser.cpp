@@ -360,6 +360,7 @@ class StoreParser {
   bool parse_address(Address& a) {
     Token lb = take();
     a.loc = lb.loc;
+    if (lx_.peek().is('+')) take();  // `[+8]` (ptxas accepts a leading '+')
     const Token& b = lx_.peek();
     if (b.kind == TokKind::Number || b.is('-')) {
       a.base = Address::Base::Immediate;

@@ -244,7 +244,7 @@ class Validator {
       if (ins_.l1) {
         error(at(QualFamily::L1Evict), q(to_string(*ins_.l1)) + " cannot be combined with " + who);
       }
-      if (ins_.l2) {
+      if (ins_.l2 && ins_.mmio) {
         error(at(QualFamily::L2Evict), q(to_string(*ins_.l2)) + " cannot be combined with " + who);
       }
       if (ins_.cache_hint) {
@@ -258,9 +258,9 @@ class Validator {
     // Cache operators and eviction priorities.
     if (ins_.cop) {
       need_version(ptx(2, 0), at(QualFamily::CacheOp), "cache operators");
-      if (ins_.l1 || ins_.l2) {
+      if (ins_.l1) {  // ptxas accepts a cache operator with an L2 eviction priority
         error(at(QualFamily::CacheOp), "cache operator " + q(to_string(*ins_.cop)) +
-                                           " cannot be combined with eviction priorities");
+                                           " cannot be combined with an L1 eviction priority");
       }
     }
     if (ins_.l1) {
@@ -419,13 +419,18 @@ class Validator {
       error(Loc{a.loc.line, a.loc.col + 1}, "'" + a.name + "' is a function, not an address");
       return;
     }
+    if (s->kind == Symbol::Kind::Register && s->special) {
+      error(Loc{a.loc.line, a.loc.col + 1},
+            "special register '" + a.name + "' cannot be used as an " + role);
+      return;
+    }
     if (s->kind == Symbol::Kind::Register) {
       unsigned b = bits_of(s->type);
       TypeKind k = kind_of(s->type);
       if (k == TypeKind::Float || k == TypeKind::Pred || s->vec_lanes != 1 || b > 64) {
         error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
                                                   "' must be a 32- or 64-bit integer register");
-      } else if (b < 32 && ins_.op == Opcode::StAsync) {
+      } else if (b < 32 && ins_.op == Opcode::StAsync && &a == &ins_.addr) {
         error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
                                                   "' of 'st.async' must be 32 or 64 bits wide");
       } else if (b < 32) {
@@ -575,6 +580,11 @@ class Validator {
       }
       if (k == TypeKind::Bits) combined = r->type;
     }
+    if (!first_reg && !first_imm && ins_.src_braced && n > 0 &&
+        ins_.src[0].kind == Operand::Kind::Sink) {
+      error(loc, "every element is a sink '_': the vector's element type cannot be inferred");
+      return;
+    }
     if (two_float_types || (any_int && (float_reg || any_float_imm))) {
       error(loc, std::string("vector elements of different types are not allowed in '") +
                      std::string(to_string(ins_.op)) + "'");
@@ -632,7 +642,7 @@ class Validator {
 
   // A function name, or `var+N`, as a source: an integer constant (its address) for ptxas.
   bool is_address_constant(const Operand& o) const {
-    if (o.kind != Operand::Kind::Register || !ctx_.symbols) return false;
+    if (o.kind != Operand::Kind::Register || !ctx_.symbols || ins_.src_braced) return false;
     const Symbol* s = lookup(o.text);
     return s && (s->kind == Symbol::Kind::Function ||
                  (s->kind == Symbol::Kind::Variable && o.has_addend));
@@ -647,7 +657,12 @@ class Validator {
       return nullptr;
     }
     if (s->kind != Symbol::Kind::Register) {
-      error(o.loc, "source operand '" + o.text + "' must be a register");
+      error(o.loc, ins_.src_braced ? "illegal expression '" + o.text + "' in a vector operand"
+                                   : "source operand '" + o.text + "' must be a register");
+      return nullptr;
+    }
+    if (s->special && !ins_.src_braced) {
+      error(o.loc, "special register '" + o.text + "' cannot be the source of a store");
       return nullptr;
     }
     return s;

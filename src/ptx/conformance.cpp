@@ -12,6 +12,7 @@ namespace stu::ptx {
 void ConformanceReport::merge(const ConformanceReport& o) {
   cases += o.cases;
   other_lines += o.other_lines;
+  ptxas_crashed += o.ptxas_crashed;
   agree += o.agree;
   false_errors += o.false_errors;
   missed_errors += o.missed_errors;
@@ -63,9 +64,16 @@ ConformanceReport run_conformance(std::string_view text) {
         pos = end + 1;
         continue;
       }
+      std::string_view verdict = l.substr(tag + kTag.size());
+      if (verdict.find("ptxas crashed") != std::string_view::npos) {
+        ++rep.ptxas_crashed;
+        is_case[line] = false;
+        if (end == text.size()) break;
+        pos = end + 1;
+        continue;
+      }
       CaseOutcome c;
       c.line = line;
-      std::string_view verdict = l.substr(tag + kTag.size());
       c.ptxas_error = verdict.substr(0, 5) == "error";
       size_t colon = verdict.find(": ");
       if (colon != std::string_view::npos) c.ptxas_message = std::string(verdict.substr(colon + 2));

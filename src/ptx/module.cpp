@@ -67,10 +67,13 @@ class Reader {
  private:
   // PTX special registers (predefined, read-only): usable as source operands.
   void declare_special_registers() {
+    // Typed as bits: ptxas lets them join any vector of their width.
     Symbol u32;
-    u32.type = isa::DataType::U32;
+    u32.type = isa::DataType::B32;
+    u32.special = true;
     Symbol u64;
-    u64.type = isa::DataType::U64;
+    u64.type = isa::DataType::B64;
+    u64.special = true;
     static const char* const k32[] = {
         "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%clock", "%lanemask_eq",
         "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%total_smem_size",

@@ -22,6 +22,7 @@ struct Symbol {
   DataType type = DataType::B32;
   std::optional<Space> space;  // variables and parameters: their declared space
   uint8_t vec_lanes = 1;       // `.reg .v4 .f32 v;`
+  bool special = false;        // a predefined special register (%tid.x, %clock, ...)
   // `.param` variables: a kernel or function input (read-only for st), a function's return
   // value, or a call argument declared in the body.
   enum class ParamRole : uint8_t { None, Input, Return, CallArg };
