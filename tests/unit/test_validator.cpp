@@ -83,7 +83,7 @@ TEST(Validator, CacheAndEvictionRules) {
   expect_error("st.global.cs.L1::evict_last.u32 [%rd1], %r1;", "cannot be combined with an L1");
   expect_ok("st.global.wb.L2::evict_first.v4.f64 [%rd2], {%fd1, %fd2, _, %fd4};");
   expect_ok("st.volatile.L2::evict_last.v4.b64 [%rd1], {%rd1, %rd2, %rd3, %rd4};");
-  expect_error("st.global.v2.f32 [%rd1], {_, _};", "cannot be inferred");
+  expect_error("st.global.v4.b64 [%rd1], {_, _, _, _};", "cannot be inferred");
   expect_error("st.shared.s8 [%rd3+2], %tid.x;", "special register");
   expect_ok("st.relaxed.gpu.v2.f32 [%rd1+8], {%tid.x, %clock};");
   expect_error("st.shared::cluster.u8 [%laneid], %rs1;", "special register '%laneid' cannot be used");
