@@ -264,7 +264,7 @@ class StoreParser {
       o.text = std::string(t.text);
       return true;
     }
-    if (t.kind == TokKind::Word) {
+    if (t.kind == TokKind::Word && t.text[0] != '.') {
       o.kind = t.text == "_" ? Operand::Kind::Sink : Operand::Kind::Register;
       o.text = std::string(t.text);
       return true;

@@ -11,25 +11,24 @@ void dot(std::string& s, std::string_view q) {
 }  // namespace
 
 std::string print_opcode(const Instruction& ins) {
+  // Every written family is printed (also ones invalid for the opcode), so that printing
+  // and parsing round-trip for any parsed instruction; the order is the ISA syntax order.
   std::string s(to_string(ins.op));
-  if (ins.op == Opcode::Tcgen05St) {
-    if (ins.sync) dot(s, "sync");
-    if (ins.aligned) dot(s, "aligned");
-    if (ins.shape) dot(s, to_string(*ins.shape));
-    if (ins.num) dot(s, "x" + std::to_string(ins.num));
-    if (ins.unpack16) dot(s, "unpack::16b");
-  } else {
-    if (ins.mmio) dot(s, "mmio");
-    if (ins.sem) dot(s, to_string(*ins.sem));
-    if (ins.scope) dot(s, to_string(*ins.scope));
-    if (ins.space) dot(s, to_string(*ins.space));
-    if (ins.complete_tx) dot(s, "mbarrier::complete_tx::bytes");
-    if (ins.cop) dot(s, to_string(*ins.cop));
-    if (ins.l1) dot(s, to_string(*ins.l1));
-    if (ins.l2) dot(s, to_string(*ins.l2));
-    if (ins.cache_hint) dot(s, "L2::cache_hint");
-    if (ins.vec) dot(s, to_string(*ins.vec));
-  }
+  if (ins.sync) dot(s, "sync");
+  if (ins.aligned) dot(s, "aligned");
+  if (ins.shape) dot(s, to_string(*ins.shape));
+  if (ins.num) dot(s, "x" + std::to_string(ins.num));
+  if (ins.unpack16) dot(s, "unpack::16b");
+  if (ins.mmio) dot(s, "mmio");
+  if (ins.sem) dot(s, to_string(*ins.sem));
+  if (ins.scope) dot(s, to_string(*ins.scope));
+  if (ins.space) dot(s, to_string(*ins.space));
+  if (ins.complete_tx) dot(s, "mbarrier::complete_tx::bytes");
+  if (ins.cop) dot(s, to_string(*ins.cop));
+  if (ins.l1) dot(s, to_string(*ins.l1));
+  if (ins.l2) dot(s, to_string(*ins.l2));
+  if (ins.cache_hint) dot(s, "L2::cache_hint");
+  if (ins.vec) dot(s, to_string(*ins.vec));
   if (ins.type) dot(s, to_string(*ins.type));
   return s;
 }
