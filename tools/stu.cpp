@@ -128,14 +128,26 @@ size_t check_sass(const std::string& text, stu::Diagnostics& d) {
   return count;
 }
 
-int run_check(const Options& o) {
+// Runs `fn(path, text)` on every input; an unreadable one is reported and skipped (the others
+// are still processed). `fn` returns true when it found an error. Returns the exit status.
+template <typename Fn>
+int for_each_input(const std::vector<std::string>& files, Fn fn) {
   bool any_error = false;
-  for (const std::string& f : o.files) {
+  bool io_error = false;
+  for (const std::string& f : files) {
     std::string text, why;
     if (!read_file(f, text, why)) {
       std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
-      return kUsage;
+      io_error = true;
+      continue;
     }
+    any_error |= fn(f, text);
+  }
+  return io_error ? kUsage : any_error ? kFinding : kOk;
+}
+
+int run_check(const Options& o) {
+  return for_each_input(o.files, [&](const std::string& f, const std::string& text) {
     stu::Diagnostics d;
     auto t0 = std::chrono::steady_clock::now();
     if (ends_with(f, ".sass")) {
@@ -162,36 +174,27 @@ int run_check(const Options& o) {
                   << " stores/s\n";
       }
     }
-    any_error |= d.has_errors();
-  }
-  return any_error ? kFinding : kOk;
+    return d.has_errors();
+  });
 }
 
 int run_lower(const Options& o) {
-  bool any_error = false;
-  for (const std::string& f : o.files) {
-    std::string text, why;
-    if (!read_file(f, text, why)) {
-      std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
-      return kUsage;
-    }
+  return for_each_input(o.files, [&](const std::string& f, const std::string& text) {
     stu::Diagnostics d;
     std::string out;
-    stu::isa::Target target;
     auto visit = [&](const stu::isa::Instruction& ins, bool valid) {
       out += f + ":" + std::to_string(ins.loc.line) + ": " + stu::isa::print(ins) + "\n";
       if (!valid) {
         out += "    (not lowered: invalid)\n";
         return;
       }
-      for (const auto& s : stu::isa::lower(ins, target)) out += "    " + s.str() + "\n";
+      for (const auto& s : stu::isa::lower(ins)) out += "    " + s.str() + "\n";
     };
     stu::ptx::check_module(text, d, o.check, visit);
     std::cout << out;
     print_diags(d, f, o.max_errors);
-    any_error |= d.has_errors();
-  }
-  return any_error ? kFinding : kOk;
+    return d.has_errors();
+  });
 }
 
 int run_conformance(const Options& o) {
@@ -212,7 +215,7 @@ int run_conformance(const Options& o) {
     std::string text, why;
     if (!read_file(f, text, why)) {
       std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
-      return kUsage;
+      return kUsage;  // a corpus with a missing file gives no meaningful figure
     }
     stu::ptx::ConformanceReport r = stu::ptx::run_conformance(text);
     for (auto& c : r.disagreements) c.text = f + ":" + std::to_string(c.line) + ": " + c.text;

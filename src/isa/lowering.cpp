@@ -136,7 +136,7 @@ std::string SassInstr::str() const {
   return s;
 }
 
-std::vector<SassInstr> lower(const Instruction& ins, const Target& /*target*/) {
+std::vector<SassInstr> lower(const Instruction& ins) {
   std::vector<SassInstr> out;
   SassInstr st;
   st.operands = operands_of(ins);

@@ -28,6 +28,16 @@ expect_status() {  # name, wanted status, command...
 expect_status "check of real nvcc PTX" 0 "$stu" check "$root/examples/demo/store_tour.sm_100a.ptx"
 expect_status "check of bad stores" 1 "$stu" check "$here/bad_stores.ptx"
 expect_status "missing file" 2 "$stu" check "$tmp/does-not-exist.ptx"
+# An unreadable file among others: the others are still checked, the status says I/O error.
+"$stu" check -q "$root/tests/cli/bad_stores.ptx" "$tmp/nope.ptx" "$root/examples/demo/store_tour.sm_100a.ptx" \
+  >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [[ $st == 2 ]] && grep -q "bad_stores.ptx:16:11: error" "$tmp/err" && grep -q "cannot read" "$tmp/err"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL unreadable file among readable ones: exit $st"
+fi
 expect_status "directory as input" 2 "$stu" check "$tmp"
 expect_status "no command" 2 "$stu"
 expect_status "unknown command" 2 "$stu" frobnicate x.ptx

@@ -13,7 +13,7 @@ std::vector<std::string> lowered(const std::string& text) {
   EXPECT_TRUE(ins.has_value()) << text;
   std::vector<std::string> out;
   if (!ins) return out;
-  for (const SassInstr& s : lower(*ins, Target{100, Target::Suffix::Arch})) {
+  for (const SassInstr& s : lower(*ins)) {
     std::string t = s.str();
     out.push_back(t.substr(0, t.find(' ')));  // opcode and modifiers only
   }
@@ -65,20 +65,20 @@ TEST(Lowering, V8WriteMaskClearsSinks) {
   auto ins = parse_instruction(
       "st.global.v8.b32 [%rd1], {%r0, _, %r2, %r3, %r4, %r5, _, %r7};", d);
   ASSERT_TRUE(ins);
-  auto s = lower(*ins, Target{100, Target::Suffix::Arch});
+  auto s = lower(*ins);
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].size_bits, 256u);
   EXPECT_EQ(s[0].write_mask, 0b10111101);
   auto v4 = parse_instruction("st.global.v4.b64 [%rd1], {_, %rd1, %rd2, %rd3};", d);
   ASSERT_TRUE(v4);
-  EXPECT_EQ(lower(*v4, Target{100, Target::Suffix::Arch})[0].write_mask, 0b11111100);
+  EXPECT_EQ(lower(*v4)[0].write_mask, 0b11111100);
 }
 
 TEST(Lowering, CacheHintUsesTheDescriptor) {
   Diagnostics d;
   auto ins = parse_instruction("st.global.L2::cache_hint.b32 [%rd1], %r1, %rd2;", d);
   ASSERT_TRUE(ins);
-  EXPECT_TRUE(lower(*ins, Target{80, Target::Suffix::None})[0].cache_policy);
+  EXPECT_TRUE(lower(*ins)[0].cache_policy);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ struct SassInstr {
   std::string str() const;
 };
 
-// Returns the SASS sequence for `ins` (assumed valid for `target`).
-std::vector<SassInstr> lower(const Instruction& ins, const Target& target);
+// Returns the SASS sequence for `ins` (assumed valid; the table holds for sm_80 .. sm_120).
+std::vector<SassInstr> lower(const Instruction& ins);
 
 }  // namespace stu::isa
