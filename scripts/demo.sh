@@ -31,3 +31,14 @@ if [[ -f "$LOWER_EXAMPLE" ]]; then
   echo "== stu lower $LOWER_EXAMPLE"
   build/stu lower "$LOWER_EXAMPLE"
 fi
+
+echo
+echo "== stu check tests/cli/bad_stores.ptx   (deliberately wrong stores: exit status 1 expected)"
+set +e
+build/stu check tests/cli/bad_stores.ptx
+status=$?
+set -e
+if ((status != 1)); then
+  echo "demo: expected exit status 1 for bad_stores.ptx, got $status" >&2
+  exit 1
+fi

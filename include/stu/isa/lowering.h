@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "stu/isa/instruction.h"
-#include "stu/isa/target.h"
 
 namespace stu::isa {
 
