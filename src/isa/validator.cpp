@@ -491,8 +491,9 @@ class Validator {
         // Packed half pairs count as bits here (ptxas), scalar halves do not.
         return rk != TypeKind::Float || r == DataType::F16x2 || r == DataType::BF16x2;
       case TypeKind::Float:
-        if (rk == TypeKind::Float) return rb == tb;
-        return rk == TypeKind::Bits;
+        if (rk == TypeKind::Float) return r == t;  // the same float type (.f16x2 is not .f32)
+        // ptxas takes integer registers for a float type inside a brace list only.
+        return rk == TypeKind::Bits || (ins_.src_braced && ins_.src.size() > 1);
       default:
         return false;
     }
@@ -519,7 +520,11 @@ class Validator {
     }
     if (ins_.src_braced) {
       bool ok = vector ? n == lanes : n == 1;
-      if (shape == SourceShape::AsyncMbarrier && !vector) ok = n == 1 || n == 2 || n == 4;
+      if (shape == SourceShape::AsyncMbarrier && !vector) {
+        // ptxas infers .v2/.v4 from the list, except for bit types.
+        bool bits = ins_.type && kind_of(*ins_.type) == TypeKind::Bits;
+        ok = n == 1 || (!bits && (n == 2 || n == 4));
+      }
       if (!ok) {
         error(loc, std::string("argument vector size mismatch: ") +
                        (vector ? "vector " + q(to_string(*ins_.vec)) : std::string("a scalar store")) +
@@ -552,9 +557,14 @@ class Validator {
         continue;
       }
       if (o.kind == Operand::Kind::Immediate || is_address_constant(o)) {
+        if (ins_.op == Opcode::Tcgen05St) {
+          error(o.loc, "'tcgen05.st' takes registers only, not '" + o.text + "'");
+          return;
+        }
         bool is_float = o.kind == Operand::Kind::Immediate && literal_of(o.text) != Literal::Int;
         (is_float ? any_float_imm : any_int) = true;
-        if (!first_imm) first_imm = &o;
+        // A function's address fits any type (ptxas); literals and var+N are typed below.
+        if (!first_imm && !is_function(o)) first_imm = &o;
         continue;
       }
       const Symbol* r = source_symbol(o);
@@ -646,6 +656,12 @@ class Validator {
     const Symbol* s = lookup(o.text);
     return s && (s->kind == Symbol::Kind::Function ||
                  (s->kind == Symbol::Kind::Variable && o.has_addend));
+  }
+
+  bool is_function(const Operand& o) const {
+    if (o.kind != Operand::Kind::Register || !ctx_.symbols) return false;
+    const Symbol* s = lookup(o.text);
+    return s && s->kind == Symbol::Kind::Function;
   }
 
   // The declared register behind a source operand (nullptr, diagnosed, when it is not one).
@@ -798,7 +814,22 @@ class Validator {
       error(at(QualFamily::Vec), "a vector qualifier is not allowed in the release form of "
                                  "'st.async' (or without an [mbar] operand)");
     }
-    if (ins_.mbar) error(ins_.mbar->loc, "the release form of 'st.async' takes no [mbar] operand");
+    if (ins_.mbar) {
+      const Symbol* mv = ins_.mbar->base == Address::Base::Symbol ? lookup(ins_.mbar->name) : nullptr;
+      if (ins_.space != Space::Global) {
+        error(ins_.mbar->loc, "an [mbar] operand makes 'st.async' the shared::cluster form, "
+                              "which cannot be '.release' (ptxas)");
+      } else if (ins_.type && bits_of(*ins_.type) < 32) {
+        error(ins_.mbar->loc, "the release form of 'st.async' takes no [mbar] operand");
+      } else if (mv && mv->space && *mv->space != Space::Global) {
+        error(ins_.mbar->loc, "state space mismatch: '" + ins_.mbar->name + "' is in " +
+                                  q(to_string(*mv->space)) + ", the store is '.global'");
+      } else {
+        warning(ins_.mbar->loc, "PTX ISA: the release form of 'st.async' takes no [mbar] "
+                                "operand (ptxas 13.0 accepts it for 32/64-bit types on some "
+                                "targets and crashes on others)");
+      }
+    }
     check_address(ins_.addr, ins_.space, "address");
   }
 
@@ -858,6 +889,17 @@ class Validator {
                                  std::to_string(ins_.num) + "' needs " + std::to_string(need) +
                                  " registers, found " + std::to_string(ins_.src.size()));
     } else {
+      // Immediates may stand for registers (ptxas), but not all of them.
+      // At least one element must carry a 32-bit type: a register or a `0f` literal.
+      bool typed = false;
+      for (const Operand& o : ins_.src) {
+        typed |= o.kind == Operand::Kind::Register ||
+                 (o.kind == Operand::Kind::Immediate && literal_of(o.text) == Literal::F32);
+      }
+      if (!typed) {
+        error(ins_.src[0].loc, "'tcgen05.st' needs a register (or a 0f literal) in its source "
+                               "list to type it");
+      }
       for (const Operand& o : ins_.src) {
         if (o.kind == Operand::Kind::Sink) {
           error(o.loc, "the sink '_' is not allowed in 'tcgen05.st'");

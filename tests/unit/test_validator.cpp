@@ -120,6 +120,9 @@ TEST(Validator, VectorAndTypeRules) {
   expect_ok("st.global.v2.u64 [%rd1], {%fd1, %rd1};");  // ... makes the list .b64
   expect_error("st.global.v2.u64 [%rd1], {%fd1, %fd2};", "the vector of type .f64");
   expect_ok("st.global.v2.u32 [%rd1], {%rd1, %rd2};");  // wider elements: low bits
+  expect_ok("st.global.v2.f32 [%rd1], {%u1, %s1};");  // integer registers in a float list
+  expect_error("st.global.f32 [%rd1], %u1;", "does not match");  // ... but not alone
+  expect_error("st.global.f32 [%rd1], %h1;", "does not match");
   expect_ok("st.global.v2.u32 [%rd1], {%u1, %s1};");
   expect_error("st.mmio.relaxed.sys.global.v2.u32 [%rd1], {%r1, %r2};",
                "'.mmio' cannot be combined with vector");
@@ -209,6 +212,12 @@ TEST(Validator, StAsyncRules) {
   expect_ok("st.async.mmio.release.sys.global.u32 [%rd1], %r1;");
   expect_error("st.async.mmio.sys.global.u32 [%rd1], %r1;", "'.mmio' requires '.release'");
   expect_ok(mb + ".s32 [%r1], {%s1, %s2}, [%r3];");  // ptxas infers .v2 from the list
+  expect_error(mb + ".b32 [%r1], {%r1, %r2}, [%r3];", "argument vector size mismatch");  // not for bits
+  expect_error("st.async.release.sys.global.b16 [%rd2], %rs1, [%r3];", "takes no [mbar]");
+  expect_error("st.async.release.sys.b32 [%rd2], %r1, [%r3];", "cannot be '.release'");
+  expect_warning("st.async.release.sys.global.b32 [%rd2], %r1, [%r3];", "takes no [mbar]");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r3], {0};", "needs a register");
+  expect_ok("tcgen05.st.sync.aligned.16x64b.x2.b32 [%r1], {%r3, 0};");
   expect_error(mb + ".s32 [%r1], {%s1, %s2, %s3}, [%r3];", "argument vector size mismatch");
   expect_error(mb + ".v4.s32 [%r1], {%s1, %s2}, [%r3];", "argument vector size mismatch");
   expect_error(mb + ".v2.s32 [%r1], {%s1, %s2};", "without an [mbar] operand");
