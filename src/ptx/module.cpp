@@ -112,7 +112,13 @@ class Reader {
     if (w == ".file" || w == ".loc") return skip_line();
     if (w == ".section") return skip_section(t);
     if (w == ".visible" || w == ".extern" || w == ".weak" || w == ".common") {
+      // Linkage prefixes: iterate (not recurse) so a hostile run of them cannot overflow.
       Token n = lx_.next();
+      while (n.kind == TokKind::Word &&
+             (n.text == ".visible" || n.text == ".extern" || n.text == ".weak" ||
+              n.text == ".common")) {
+        n = lx_.next();
+      }
       if (n.kind == TokKind::End) {
         d_.error(t.loc, "unexpected end of file after " + show(t));
         return;

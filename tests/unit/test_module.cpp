@@ -168,6 +168,15 @@ TEST(Module, HostileInputNeverCrashes) {
     Diagnostics d3;
     check_module(full.substr(0, cut), d3);
   }
+  std::string linkage = ".version 8.0\n.target sm_90\n";
+  for (int i = 0; i < 300000; ++i) linkage += ".visible ";
+  Diagnostics d5;
+  check_module(linkage, d5);
+  EXPECT_TRUE(d5.has_errors());
+  std::string parens = test::module_with("add.s32 %r1, " + std::string(300000, '(') + "%r2;");
+  Diagnostics d6;
+  check_module(parens, d6);
+  EXPECT_TRUE(d6.has_errors());
   Diagnostics d4;
   check_module(".version 8.0\n.target sm_90\n/* never closed", d4);
   EXPECT_NE(d4.all().at(0).message.find("unterminated comment"), std::string::npos);
