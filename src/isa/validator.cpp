@@ -715,11 +715,14 @@ class Validator {
   // ---------------------------------------------------------------- st.async
   void check_st_async() {
     Loc loc = ins_.loc;
-    need_version(ptx(8, 1), loc, "'st.async'");
-    need_sm(90, loc, "'st.async'");
     const bool release = ins_.sem == Sem::Release || ins_.mmio ||
                          (ins_.scope && *ins_.scope != Scope::Cluster) ||
                          (!ins_.complete_tx && !ins_.mbar);
+    // The release form's gates (PTX 8.7, sm_100) imply the base ones: report only those.
+    if (!release) {
+      need_version(ptx(8, 1), loc, "'st.async'");
+      need_sm(90, loc, "'st.async'");
+    }
     if (ins_.sem && *ins_.sem != Sem::Weak && *ins_.sem != Sem::Release) {
       error(at(QualFamily::Sem), q(to_string(*ins_.sem)) + " is not valid for 'st.async'");
     }
@@ -841,8 +844,8 @@ class Validator {
                    t.has_arch_specific(110) || t.has_arch_specific(103);
     if (t.suffix == Target::Suffix::Family) arch_ok = t.has_family_specific(100) || t.has_family_specific(110);
     if (!arch_ok) {
-      error(loc, "'tcgen05.st' requires an sm_100a/sm_101a/sm_110a or sm_100f/sm_110f-family "
-                 "target (target is " + t.str() + ")");
+      error(loc, "'tcgen05.st' requires an sm_100a/sm_101a/sm_103a/sm_110a target or an "
+                 "sm_100f/sm_110f family target (target is " + t.str() + ")");
     } else {
       need_version(ptx(8, 6), loc, "'tcgen05.st'");
       if (t.suffix == Target::Suffix::Family) {
