@@ -176,6 +176,17 @@ class Validator {
       }
     }
     if (!ins_.type) error(ins_.loc, "missing type qualifier for " + opname());
+    // ptxas warns ("Vector Type not specified properly") unless the vector qualifier is
+    // immediately followed by the type.
+    for (size_t i = 0; i < qs.size(); ++i) {
+      if (qs[i].family != QualFamily::Vec) continue;
+      if (static_cast<Vec>(qs[i].value) == Vec::V8) break;  // ptxas is silent for .v8
+      if (i + 1 >= qs.size() || qs[i + 1].family != QualFamily::Type) {
+        warning(qs[i].loc, "vector qualifier " + qual_name(qs[i]) +
+                               " should be written immediately before the type");
+      }
+      break;
+    }
   }
 
   // ---------------------------------------------------------------- st
@@ -433,7 +444,7 @@ class Validator {
       } else if (b < 32 && ins_.op == Opcode::StAsync && &a == &ins_.addr) {
         error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
                                                   "' of 'st.async' must be 32 or 64 bits wide");
-      } else if (b < 32) {
+      } else if (b < 32 && (!space || effective(*space) == Space::Global)) {
         warning(Loc{a.loc.line, a.loc.col + 1}, std::to_string(b) + "-bit " + role +
                                                     " register '" + a.name +
                                                     "' is zero-extended (ptxas accepts it)");

@@ -246,6 +246,8 @@ TEST(Validator, Tcgen05Rules) {
 }
 
 TEST(Validator, StAsyncGlobalOnTcgenTargetsWarnsOnIsaOnlyRules) {
+  expect_warning("st.global.u32.v2 [%rd1], {%r1, %r2};", "immediately before the type");
+  expect_warning("st.v2.wb.shared.u32 [%rd1], {%r1, %r2};", "immediately before the type");
   expect_warning("tcgen05.st.sync.32x32b.x1.b32 [%r1], {%r2};", "'.aligned' is mandatory");
   expect_warning("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r1], %r2;",
                  "takes an [mbar] operand");
