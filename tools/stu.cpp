@@ -237,6 +237,8 @@ int run_conformance(const Options& o) {
               files.size(), total.cases, total.agree, 100.0 * total.agreement(),
               total.false_errors, total.missed_errors, total.stray.size(), total.other_lines,
               total.ptxas_crashed);
+  std::printf("ptxas warned on %zu accepted cases; stu warned on %zu of them\n",
+              total.ptxas_warnings, total.warned_too);
   return total.disagreements.empty() && total.stray.empty() ? kOk : kFinding;
 }
 

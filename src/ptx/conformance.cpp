@@ -13,6 +13,8 @@ void ConformanceReport::merge(const ConformanceReport& o) {
   cases += o.cases;
   other_lines += o.other_lines;
   ptxas_crashed += o.ptxas_crashed;
+  ptxas_warnings += o.ptxas_warnings;
+  warned_too += o.warned_too;
   agree += o.agree;
   false_errors += o.false_errors;
   missed_errors += o.missed_errors;
@@ -44,8 +46,10 @@ ConformanceReport run_conformance(std::string_view text) {
   Diagnostics d;
   check_module(text, d, {});
   std::unordered_map<uint32_t, const Diagnostic*> first_error;
+  std::unordered_map<uint32_t, bool> warned;
   for (const Diagnostic& x : d.all()) {
     if (x.severity == Severity::Error) first_error.emplace(x.loc.line, &x);
+    if (x.severity == Severity::Warning) warned[x.loc.line] = true;
   }
   size_t pos = 0;
   uint32_t line = 0;
@@ -75,6 +79,10 @@ ConformanceReport run_conformance(std::string_view text) {
       CaseOutcome c;
       c.line = line;
       c.ptxas_error = verdict.substr(0, 5) == "error";
+      if (verdict.substr(0, 7) == "warning") {
+        ++rep.ptxas_warnings;
+        if (warned.count(line)) ++rep.warned_too;
+      }
       size_t colon = verdict.find(": ");
       if (colon != std::string_view::npos) c.ptxas_message = std::string(verdict.substr(colon + 2));
       std::string_view body = l.substr(0, tag);

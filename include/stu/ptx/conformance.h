@@ -31,6 +31,8 @@ struct ConformanceReport {
   size_t cases = 0;
   size_t other_lines = 0;
   size_t ptxas_crashed = 0;  // ptxas crashed on the line: no verdict, not scored
+  size_t ptxas_warnings = 0;  // cases ptxas accepted with a warning
+  size_t warned_too = 0;      // ... on which stu also warned
   size_t agree = 0;
   size_t false_errors = 0;   // stu rejects what ptxas accepts
   size_t missed_errors = 0;  // stu accepts what ptxas rejects
