@@ -162,16 +162,15 @@ int run_check(const Options& o) {
       auto secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       print_diags(d, f, o.max_errors);
       if (!o.quiet) {
-        std::cout << f << ": " << s.target.str() << ", PTX " << s.version.str() << ": "
-                  << s.stores << " stores (" << s.invalid_stores << " invalid) in "
-                  << s.instructions << " instructions, " << d.error_count() << " errors, "
-                  << d.warning_count() << " warnings\n";
+        std::cout << f << ": " << s.target.str() << ", PTX " << s.version.str() << ": " << s.stores
+                  << " stores (" << s.invalid_stores << " invalid) in " << s.instructions
+                  << " instructions, " << d.error_count() << " errors, " << d.warning_count()
+                  << " warnings\n";
       }
       if (o.stats) {
-        std::cout << f << ": " << s.lines << " lines, " << text.size() << " bytes, "
-                  << s.functions << " functions, " << secs * 1e3 << " ms, "
-                  << (secs > 0 ? static_cast<double>(s.stores) / secs : 0.0)
-                  << " stores/s\n";
+        std::cout << f << ": " << s.lines << " lines, " << text.size() << " bytes, " << s.functions
+                  << " functions, " << secs * 1e3 << " ms, "
+                  << (secs > 0 ? static_cast<double>(s.stores) / secs : 0.0) << " stores/s\n";
       }
     }
     return d.has_errors();
@@ -231,12 +230,12 @@ int run_conformance(const Options& o) {
   for (size_t i = 0; i < total.stray.size() && i < o.show; ++i) {
     std::cout << "error outside the cases: " << total.stray[i] << "\n";
   }
-  std::printf("%zu files, %zu store-family cases: %zu agree (%.3f %%), %zu false errors, "
-              "%zu missed errors, %zu errors outside cases; not scored: %zu lines of other "
-              "instructions, %zu on which ptxas crashed\n",
-              files.size(), total.cases, total.agree, 100.0 * total.agreement(),
-              total.false_errors, total.missed_errors, total.stray.size(), total.other_lines,
-              total.ptxas_crashed);
+  std::printf(
+      "%zu files, %zu store-family cases: %zu agree (%.3f %%), %zu false errors, "
+      "%zu missed errors, %zu errors outside cases; not scored: %zu lines of other "
+      "instructions, %zu on which ptxas crashed\n",
+      files.size(), total.cases, total.agree, 100.0 * total.agreement(), total.false_errors,
+      total.missed_errors, total.stray.size(), total.other_lines, total.ptxas_crashed);
   std::printf("ptxas warned on %zu accepted cases; stu warned on %zu of them\n",
               total.ptxas_warnings, total.warned_too);
   return total.disagreements.empty() && total.stray.empty() ? kOk : kFinding;

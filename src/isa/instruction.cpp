@@ -62,8 +62,7 @@ bool same_operand(const Operand& a, const Operand& b) {
 
 bool same_address(const Address& a, const Address& b) {
   return a.base == b.base && a.name == b.name && a.offset == b.offset &&
-         (a.base == Address::Base::Immediate || a.has_offset == b.has_offset ||
-          a.offset == 0);
+         (a.base == Address::Base::Immediate || a.has_offset == b.has_offset || a.offset == 0);
 }
 
 template <typename T>
@@ -81,9 +80,8 @@ bool same_instruction(const Instruction& a, const Instruction& b) {
   }
   if (a.sem != b.sem || a.mmio != b.mmio || a.scope != b.scope || a.space != b.space ||
       a.cop != b.cop || a.l1 != b.l1 || a.l2 != b.l2 || a.cache_hint != b.cache_hint ||
-      a.vec != b.vec || a.type != b.type || a.complete_tx != b.complete_tx ||
-      a.sync != b.sync || a.aligned != b.aligned || a.shape != b.shape || a.num != b.num ||
-      a.unpack16 != b.unpack16) {
+      a.vec != b.vec || a.type != b.type || a.complete_tx != b.complete_tx || a.sync != b.sync ||
+      a.aligned != b.aligned || a.shape != b.shape || a.num != b.num || a.unpack16 != b.unpack16) {
     return false;
   }
   if (!same_address(a.addr, b.addr) || a.src_braced != b.src_braced ||

@@ -27,9 +27,29 @@ constexpr bool is_word_char(unsigned char c) { return kChars.cls[c] & kWordChar;
 constexpr bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 constexpr bool is_punct(unsigned char c) {
   switch (c) {
-    case '{': case '}': case '[': case ']': case '(': case ')': case ',': case ';': case ':':
-    case '+': case '-': case '@': case '!': case '<': case '>': case '=': case '|': case '*':
-    case '/': case '&': case '~': case '?': case '^':
+    case '{':
+    case '}':
+    case '[':
+    case ']':
+    case '(':
+    case ')':
+    case ',':
+    case ';':
+    case ':':
+    case '+':
+    case '-':
+    case '@':
+    case '!':
+    case '<':
+    case '>':
+    case '=':
+    case '|':
+    case '*':
+    case '/':
+    case '&':
+    case '~':
+    case '?':
+    case '^':
       return true;
     default:
       return false;

@@ -103,8 +103,10 @@ std::string SassInstr::str() const {
       break;
   }
   if (size_bits != 32) {
-    if (size_bits <= 16) s += signed_size ? ".S" : ".U";
-    else s += ".";
+    if (size_bits <= 16)
+      s += signed_size ? ".S" : ".U";
+    else
+      s += ".";
     s += std::to_string(size_bits);
   }
   switch (order) {
@@ -154,7 +156,8 @@ std::vector<SassInstr> lower(const Instruction& ins) {
       for (size_t i = 0; i < ins.src.size(); ++i) {
         if (ins.src[i].kind == Operand::Kind::Sink) continue;
         unsigned per = bits_of(*ins.type) / 32;  // 1 (v8.b32) or 2 (v4.b64) mask bits
-        for (unsigned k = 0; k < per; ++k) st.write_mask |= static_cast<uint8_t>(1u << (i * per + k));
+        for (unsigned k = 0; k < per; ++k)
+          st.write_mask |= static_cast<uint8_t>(1u << (i * per + k));
       }
     }
   }

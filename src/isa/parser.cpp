@@ -85,7 +85,6 @@ class StoreParser {
     return assign(ops, n, out);
   }
 
-
  private:
   // ---- opcode and qualifiers ----
   bool parse_opcode(const Token& tok, Instruction& out) {
@@ -333,8 +332,9 @@ class StoreParser {
       d_.error(n.loc, "expected an integer address offset, found " + describe(n));
       return false;
     }
-    if (overflow) d_.warning(n.loc, "address offset " + std::string(n.text) +
-                                        " does not fit in 64 bits; it wraps");
+    if (overflow)
+      d_.warning(n.loc,
+                 "address offset " + std::string(n.text) + " does not fit in 64 bits; it wraps");
     uint64_t u = static_cast<uint64_t>(sum) + (negate ? 0 - v : v);
     sum = static_cast<int64_t>(u);
     return true;
@@ -374,9 +374,8 @@ class StoreParser {
       a.name = std::string(base.text);
       const Token& s = lx_.peek();
       if (s.is('-')) {
-        d_.error(s.loc,
-                 "syntax error: a negative address offset is written '+-N' (e.g. '[" + a.name +
-                     "+-4]')");
+        d_.error(s.loc, "syntax error: a negative address offset is written '+-N' (e.g. '[" +
+                            a.name + "+-4]')");
         return false;
       }
       if (s.is('+')) {
@@ -387,8 +386,8 @@ class StoreParser {
       }
     } else {
       Token bad = take();
-      d_.error(bad.loc, "expected a register, variable or immediate address, found " +
-                            describe(bad));
+      d_.error(bad.loc,
+               "expected a register, variable or immediate address, found " + describe(bad));
       return false;
     }
     Token rb = take();
@@ -490,20 +489,141 @@ bool parse_store(Lexer& lx, const Token& opcode, const Guard& guard, Instruction
 // Base names (the part before the first '.') of every PTX ISA 9.0 instruction.
 bool is_ptx_opcode(std::string_view word) {
   static const std::unordered_set<std::string_view> kOpcodes = {
-      "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar",
-      "barrier", "bfe", "bfi", "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clz",
-      "clusterlaunchcontrol", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt", "cvta",
-      "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence", "fma", "fns",
-      "getctarank", "griddepcontrol", "isspacep", "istypep", "ld", "ldmatrix", "ldu", "lg2",
-      "lop3", "mad", "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min",
-      "mma", "mov", "movmatrix", "mul", "mul24", "multimem", "nanosleep", "neg", "not", "or",
-      "pmevent", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem", "ret",
-      "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr", "sin",
-      "slct", "sqrt", "st", "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld",
-      "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4",
-      "trap", "txq", "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2",
-      "vavrg4", "vmad", "vmax", "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset",
-      "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4", "wgmma", "wmma", "xor",
+      "abs",
+      "activemask",
+      "add",
+      "addc",
+      "alloca",
+      "and",
+      "applypriority",
+      "atom",
+      "bar",
+      "barrier",
+      "bfe",
+      "bfi",
+      "bfind",
+      "bmsk",
+      "bra",
+      "brev",
+      "brkpt",
+      "brx",
+      "call",
+      "clz",
+      "clusterlaunchcontrol",
+      "cnot",
+      "copysign",
+      "cos",
+      "cp",
+      "createpolicy",
+      "cvt",
+      "cvta",
+      "discard",
+      "div",
+      "dp2a",
+      "dp4a",
+      "elect",
+      "ex2",
+      "exit",
+      "fence",
+      "fma",
+      "fns",
+      "getctarank",
+      "griddepcontrol",
+      "isspacep",
+      "istypep",
+      "ld",
+      "ldmatrix",
+      "ldu",
+      "lg2",
+      "lop3",
+      "mad",
+      "mad24",
+      "madc",
+      "mapa",
+      "match",
+      "max",
+      "mbarrier",
+      "membar",
+      "min",
+      "mma",
+      "mov",
+      "movmatrix",
+      "mul",
+      "mul24",
+      "multimem",
+      "nanosleep",
+      "neg",
+      "not",
+      "or",
+      "pmevent",
+      "popc",
+      "prefetch",
+      "prefetchu",
+      "prmt",
+      "rcp",
+      "red",
+      "redux",
+      "rem",
+      "ret",
+      "rsqrt",
+      "sad",
+      "selp",
+      "set",
+      "setmaxnreg",
+      "setp",
+      "shf",
+      "shfl",
+      "shl",
+      "shr",
+      "sin",
+      "slct",
+      "sqrt",
+      "st",
+      "stackrestore",
+      "stacksave",
+      "stmatrix",
+      "sub",
+      "subc",
+      "suld",
+      "suq",
+      "sured",
+      "sust",
+      "szext",
+      "tanh",
+      "tcgen05",
+      "tensormap",
+      "testp",
+      "tex",
+      "tld4",
+      "trap",
+      "txq",
+      "vabsdiff",
+      "vabsdiff2",
+      "vabsdiff4",
+      "vadd",
+      "vadd2",
+      "vadd4",
+      "vavrg2",
+      "vavrg4",
+      "vmad",
+      "vmax",
+      "vmax2",
+      "vmax4",
+      "vmin",
+      "vmin2",
+      "vmin4",
+      "vote",
+      "vset",
+      "vset2",
+      "vset4",
+      "vshl",
+      "vshr",
+      "vsub",
+      "vsub2",
+      "vsub4",
+      "wgmma",
+      "wmma",
+      "xor",
   };
   return kOpcodes.count(word.substr(0, word.find('.'))) != 0;
 }

@@ -30,8 +30,8 @@ std::string_view to_string(SassCop c) {
 }
 
 std::string_view to_string(SassSize s) {
-  static constexpr std::string_view kNames[] = {"8", "U8", "S8", "16", "U16", "S16",
-                                                "32", "64", "128"};
+  static constexpr std::string_view kNames[] = {"8",   "U8", "S8", "16", "U16",
+                                                "S16", "32", "64", "128"};
   return kNames[static_cast<int>(s)];
 }
 
@@ -64,7 +64,8 @@ bool parse_pred(std::string_view w, uint8_t& p) {
 
 std::string reg_name(uint8_t r) { return r == kRZ ? "RZ" : "R" + std::to_string(r); }
 std::string pred_name(SassPred p) {
-  return std::string(p.negated ? "!" : "") + (p.index == kPT ? "PT" : "P" + std::to_string(p.index));
+  return std::string(p.negated ? "!" : "") +
+         (p.index == kPT ? "PT" : "P" + std::to_string(p.index));
 }
 
 }  // namespace
@@ -246,8 +247,8 @@ bool validate(const SassSt& s, Diagnostics& d) {
   size_t before = d.error_count();
   unsigned bytes = bytes_of(s.size);
   if (bytes == 8 && s.rb != kRZ && s.rb % 2 != 0) {
-    d.error(s.loc, "'.64' data comes from an even register pair; R" + std::to_string(s.rb) +
-                       " is odd");
+    d.error(s.loc,
+            "'.64' data comes from an even register pair; R" + std::to_string(s.rb) + " is odd");
   }
   if (bytes == 16 && s.rb != kRZ && s.rb % 4 != 0) {
     d.error(s.loc, "'.128' data comes from an aligned register quad; R" + std::to_string(s.rb) +
@@ -257,8 +258,8 @@ bool validate(const SassSt& s, Diagnostics& d) {
     d.error(s.loc, "data registers run past R254");
   }
   if (s.extended && s.has_ra && s.ra != kRZ && s.ra % 2 != 0) {
-    d.error(s.loc, "'.E' takes the address from an even register pair; R" +
-                       std::to_string(s.ra) + " is odd");
+    d.error(s.loc, "'.E' takes the address from an even register pair; R" + std::to_string(s.ra) +
+                       " is odd");
   }
   return d.error_count() == before;
 }

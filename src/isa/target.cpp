@@ -17,9 +17,7 @@ std::optional<PtxVersion> PtxVersion::parse(std::string_view text) {
   return PtxVersion{static_cast<uint8_t>(maj), static_cast<uint8_t>(min)};
 }
 
-std::string PtxVersion::str() const {
-  return std::to_string(major) + "." + std::to_string(minor);
-}
+std::string PtxVersion::str() const { return std::to_string(major) + "." + std::to_string(minor); }
 
 std::optional<Target> Target::parse(std::string_view text) {
   if (text.substr(0, 3) != "sm_") return std::nullopt;
@@ -61,14 +59,14 @@ std::optional<PtxVersion> Target::min_version() const {
   };
   static constexpr PtxVersion kNone{0, 0};
   static constexpr Row kRows[] = {
-      {50, ptx(4, 0), kNone, kNone},      {52, ptx(4, 1), kNone, kNone},
-      {53, ptx(4, 2), kNone, kNone},      {60, ptx(5, 0), kNone, kNone},
-      {61, ptx(5, 0), kNone, kNone},      {62, ptx(5, 0), kNone, kNone},
-      {70, ptx(6, 0), kNone, kNone},      {72, ptx(6, 1), kNone, kNone},
-      {75, ptx(6, 3), kNone, kNone},      {80, ptx(7, 0), kNone, kNone},
-      {86, ptx(7, 1), kNone, kNone},      {87, ptx(7, 4), kNone, kNone},
-      {88, ptx(9, 0), kNone, kNone},      {89, ptx(7, 8), kNone, kNone},
-      {90, ptx(7, 8), ptx(8, 0), kNone},  {100, ptx(8, 6), ptx(8, 6), ptx(8, 8)},
+      {50, ptx(4, 0), kNone, kNone},          {52, ptx(4, 1), kNone, kNone},
+      {53, ptx(4, 2), kNone, kNone},          {60, ptx(5, 0), kNone, kNone},
+      {61, ptx(5, 0), kNone, kNone},          {62, ptx(5, 0), kNone, kNone},
+      {70, ptx(6, 0), kNone, kNone},          {72, ptx(6, 1), kNone, kNone},
+      {75, ptx(6, 3), kNone, kNone},          {80, ptx(7, 0), kNone, kNone},
+      {86, ptx(7, 1), kNone, kNone},          {87, ptx(7, 4), kNone, kNone},
+      {88, ptx(9, 0), kNone, kNone},          {89, ptx(7, 8), kNone, kNone},
+      {90, ptx(7, 8), ptx(8, 0), kNone},      {100, ptx(8, 6), ptx(8, 6), ptx(8, 8)},
       {101, ptx(8, 6), ptx(8, 6), ptx(8, 8)}, {103, ptx(8, 8), ptx(8, 8), ptx(8, 8)},
       {110, ptx(9, 0), ptx(9, 0), ptx(9, 0)}, {120, ptx(8, 7), ptx(8, 7), ptx(8, 8)},
       {121, ptx(8, 8), ptx(8, 8), ptx(8, 8)},

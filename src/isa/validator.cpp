@@ -204,7 +204,8 @@ class Validator {
     }
     if (ins_.mmio) {
       if (ins_.sem != Sem::Relaxed) {
-        error(at(QualFamily::Mmio), "'.mmio' must be combined with '.relaxed' ('st.mmio.relaxed.sys')");
+        error(at(QualFamily::Mmio),
+              "'.mmio' must be combined with '.relaxed' ('st.mmio.relaxed.sys')");
       }
       if (ins_.scope && ins_.scope != Scope::Sys) {
         error(at(QualFamily::Scope), "'.mmio' requires scope '.sys'");
@@ -216,13 +217,13 @@ class Validator {
       need_sm(70, at(QualFamily::Mmio), "'.mmio'");
     }
     if (strong_sem && !ins_.scope) {
-      error(at(QualFamily::Sem), q(to_string(*ins_.sem)) +
-                                     " requires a scope ('.cta', '.cluster', '.gpu' or '.sys')");
+      error(at(QualFamily::Sem),
+            q(to_string(*ins_.sem)) + " requires a scope ('.cta', '.cluster', '.gpu' or '.sys')");
     }
     if (ins_.scope) {
       if (!strong_sem) {
-        error(at(QualFamily::Scope), "scope " + q(to_string(*ins_.scope)) +
-                                         " requires '.relaxed' or '.release'");
+        error(at(QualFamily::Scope),
+              "scope " + q(to_string(*ins_.scope)) + " requires '.relaxed' or '.release'");
       }
       need_version(ptx(6, 0), at(QualFamily::Scope), "scope qualifiers");
       if (*ins_.scope == Scope::Cluster) {
@@ -231,15 +232,16 @@ class Validator {
       }
     }
     if ((strong_sem || sem == Sem::Volatile) && ins_.cop) {
-      error(at(QualFamily::CacheOp), q(to_string(sem)) + " cannot be combined with cache operator " +
-                                         q(to_string(*ins_.cop)));
+      error(
+          at(QualFamily::CacheOp),
+          q(to_string(sem)) + " cannot be combined with cache operator " + q(to_string(*ins_.cop)));
     }
     if (sp && (strong_sem || sem == Sem::Volatile)) {
       Space e = effective(*sp);
       bool ok = e == Space::Global || is_shared(e) || (sem == Sem::Volatile && e == Space::Local);
       if (!ok) {
-        error(at(QualFamily::Space), q(to_string(sem)) + " is not allowed on state space " +
-                                         q(to_string(*sp)));
+        error(at(QualFamily::Space),
+              q(to_string(sem)) + " is not allowed on state space " + q(to_string(*sp)));
       } else if (sem == Sem::Volatile && e == Space::Local) {
         // PTX ISA 9.1 allows it; ptxas 13.0 (PTX 9.0) rejects it.
         error(at(QualFamily::Space),
@@ -259,11 +261,13 @@ class Validator {
         error(at(QualFamily::L2Evict), q(to_string(*ins_.l2)) + " cannot be combined with " + who);
       }
       if (ins_.cache_hint) {
-        error(at(QualFamily::CacheHint), std::string("'.L2::cache_hint' cannot be combined with ") + who);
+        error(at(QualFamily::CacheHint),
+              std::string("'.L2::cache_hint' cannot be combined with ") + who);
       }
     }
     if (ins_.mmio && ins_.vec) {
-      error(at(QualFamily::Vec), "'.mmio' cannot be combined with vector " + q(to_string(*ins_.vec)));
+      error(at(QualFamily::Vec),
+            "'.mmio' cannot be combined with vector " + q(to_string(*ins_.vec)));
     }
 
     // Cache operators and eviction priorities.
@@ -279,8 +283,8 @@ class Validator {
       need_version(ptx(7, 4), at(QualFamily::L1Evict), what);
       need_sm(70, at(QualFamily::L1Evict), what);
       if (sp && *sp != Space::Global) {
-        error(at(QualFamily::L1Evict), what() + " cannot be applied to state space " +
-                                           q(to_string(*sp)));
+        error(at(QualFamily::L1Evict),
+              what() + " cannot be applied to state space " + q(to_string(*sp)));
       }
     }
     if (ins_.l2) {
@@ -347,8 +351,8 @@ class Validator {
     const DataType t = *ins_.type;
     const Loc tloc = at(QualFamily::Type);
     const TypeKind k = kind_of(t);
-    if (k == TypeKind::Pred || t == DataType::F16 || t == DataType::F16x2 ||
-        t == DataType::BF16 || t == DataType::BF16x2) {
+    if (k == TypeKind::Pred || t == DataType::F16 || t == DataType::F16x2 || t == DataType::BF16 ||
+        t == DataType::BF16x2) {
       error(tloc, "type " + q(to_string(t)) + " is not valid for " + opname() +
                       " (store .f16 data with '.b16' and .f16x2 with '.b32')");
       return;
@@ -366,7 +370,8 @@ class Validator {
     if (total > 128 && t != DataType::B128) {
       if (!is_256bit_form(ins_)) {
         error(vloc, "vector " + q(to_string(v)) + " of " + q(to_string(t)) + " is " +
-                        std::to_string(total) + " bits; at most 128 bits, or 256 bits as "
+                        std::to_string(total) +
+                        " bits; at most 128 bits, or 256 bits as "
                         "'.v8' of 32-bit or '.v4' of 64-bit elements");
         return;
       }
@@ -380,8 +385,10 @@ class Validator {
       }
     } else if (v == Vec::V8) {
       // ptxas accepts .v8 of 8/16-bit elements on every space; the ISA text does not.
-      warning(vloc, "PTX ISA: '.v8' is defined only for 32-bit types on '.global' (ptxas "
-                    "accepts " + q(to_string(t)) + ")");
+      warning(vloc,
+              "PTX ISA: '.v8' is defined only for 32-bit types on '.global' (ptxas "
+              "accepts " +
+                  q(to_string(t)) + ")");
     }
   }
 
@@ -415,8 +422,8 @@ class Validator {
     // ptxas does not range-check address offsets or immediate addresses (they wrap).
     if (a.base == Address::Base::Immediate) {
       if (ins_.op != Opcode::St || !space || *space != Space::Local) {
-        error(a.loc, std::string("an immediate ") + role +
-                         " is accepted only with '.local' (ptxas)");
+        error(a.loc,
+              std::string("an immediate ") + role + " is accepted only with '.local' (ptxas)");
       }
       return;
     }
@@ -445,8 +452,8 @@ class Validator {
         error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
                                                   "' of 'st.async' must be 32 or 64 bits wide");
       } else if (b < 32 && (!space || effective(*space) == Space::Global)) {
-        warning(Loc{a.loc.line, a.loc.col + 1}, std::to_string(b) + "-bit " + role +
-                                                    " register '" + a.name +
+        warning(Loc{a.loc.line, a.loc.col + 1}, std::to_string(b) + "-bit " + role + " register '" +
+                                                    a.name +
                                                     "' is zero-extended (ptxas accepts it)");
       } else if (b == 32 && ins_.op == Opcode::St &&
                  (!space || effective(*space) == Space::Global)) {
@@ -482,8 +489,8 @@ class Validator {
       }
     }
     if (s->space && *s->space == Space::Const && ins_.op == Opcode::St) {
-      error(Loc{a.loc.line, a.loc.col + 1}, "variable '" + a.name +
-                                                "' is in '.const': stores to '.const' are illegal");
+      error(Loc{a.loc.line, a.loc.col + 1},
+            "variable '" + a.name + "' is in '.const': stores to '.const' are illegal");
     }
   }
 
@@ -537,10 +544,11 @@ class Validator {
         ok = n == 1 || (!bits && (n == 2 || n == 4));
       }
       if (!ok) {
-        error(loc, std::string("argument vector size mismatch: ") +
-                       (vector ? "vector " + q(to_string(*ins_.vec)) : std::string("a scalar store")) +
-                       " takes " + std::to_string(vector ? lanes : 1) + " source element" +
-                       (vector && lanes > 1 ? "s" : "") + ", found " + std::to_string(n));
+        error(loc,
+              std::string("argument vector size mismatch: ") +
+                  (vector ? "vector " + q(to_string(*ins_.vec)) : std::string("a scalar store")) +
+                  " takes " + std::to_string(vector ? lanes : 1) + " source element" +
+                  (vector && lanes > 1 ? "s" : "") + ", found " + std::to_string(n));
         return;
       }
     }
@@ -562,8 +570,9 @@ class Validator {
     for (const Operand& o : ins_.src) {
       if (o.kind == Operand::Kind::Sink) {
         if (!allow_sinks) {
-          error(o.loc, "the sink '_' is allowed only in '.v8' of 32-bit or '.v4' of 64-bit "
-                       "sources");
+          error(o.loc,
+                "the sink '_' is allowed only in '.v8' of 32-bit or '.v4' of 64-bit "
+                "sources");
         }
         continue;
       }
@@ -625,7 +634,8 @@ class Validator {
     if (v.size() > 2 && v[0] == '0' && (v[1] == 'f' || v[1] == 'F')) return Literal::F32;
     if (v.size() > 2 && v[0] == '0' && (v[1] == 'd' || v[1] == 'D')) return Literal::F64;
     bool hex = v.size() > 1 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
-    if (!hex && (v.find('.') != std::string_view::npos || v.find_first_of("eE") != std::string_view::npos)) {
+    if (!hex && (v.find('.') != std::string_view::npos ||
+                 v.find_first_of("eE") != std::string_view::npos)) {
       return Literal::Decimal;
     }
     return Literal::Int;
@@ -738,14 +748,14 @@ class Validator {
       error(at(QualFamily::Sem), q(to_string(*ins_.sem)) + " is not valid for 'st.async'");
     }
     if (ins_.sem == Sem::Weak && ins_.scope) {
-      error(at(QualFamily::Scope), "'.weak' cannot be combined with scope " +
-                                       q(to_string(*ins_.scope)));
+      error(at(QualFamily::Scope),
+            "'.weak' cannot be combined with scope " + q(to_string(*ins_.scope)));
     }
     if (ins_.type) {
       DataType t = *ins_.type;
       TypeKind k = kind_of(t);
-      if (k == TypeKind::Pred || bits_of(t) > 64 || t == DataType::F16 ||
-          t == DataType::F16x2 || t == DataType::BF16 || t == DataType::BF16x2) {
+      if (k == TypeKind::Pred || bits_of(t) > 64 || t == DataType::F16 || t == DataType::F16x2 ||
+          t == DataType::BF16 || t == DataType::BF16x2) {
         error(at(QualFamily::Type), "type " + q(to_string(t)) + " is not valid for 'st.async'");
       }
     }
@@ -770,19 +780,22 @@ class Validator {
       error(at(QualFamily::Scope), "'st.async' with an mbarrier allows only scope '.cluster'");
     }
     if (ins_.space && !is_shared(*ins_.space)) {
-      error(at(QualFamily::Space), "'st.async' with an mbarrier requires '.shared::cluster' (found " +
-                                       q(to_string(*ins_.space)) + ")");
+      error(at(QualFamily::Space),
+            "'st.async' with an mbarrier requires '.shared::cluster' (found " +
+                q(to_string(*ins_.space)) + ")");
     } else if (ins_.space && *ins_.space != Space::SharedCluster) {
-      warning(at(QualFamily::Space), "PTX ISA: the state space of 'st.async' with an mbarrier "
-                                     "must be '.shared::cluster' (ptxas accepts " +
-                                         q(to_string(*ins_.space)) + ")");
+      warning(at(QualFamily::Space),
+              "PTX ISA: the state space of 'st.async' with an mbarrier "
+              "must be '.shared::cluster' (ptxas accepts " +
+                  q(to_string(*ins_.space)) + ")");
     }
     if (ins_.type && bits_of(*ins_.type) < 32) {
       error(at(QualFamily::Type), "'st.async' with an mbarrier requires a 32- or 64-bit type");
     }
     if (ins_.vec && !ins_.mbar) {
-      error(at(QualFamily::Vec), "a vector qualifier is not allowed in 'st.async' without an "
-                                 "[mbar] operand (ptxas)");
+      error(at(QualFamily::Vec),
+            "a vector qualifier is not allowed in 'st.async' without an "
+            "[mbar] operand (ptxas)");
     } else if (ins_.vec) {
       if (*ins_.vec == Vec::V8) {
         error(at(QualFamily::Vec), "'.v8' is not valid for 'st.async'");
@@ -791,8 +804,9 @@ class Validator {
       }
     }
     if (!ins_.mbar) {
-      warning(ins_.addr.loc, "PTX ISA: 'st.async' with '.mbarrier::complete_tx::bytes' takes an "
-                             "[mbar] operand (ptxas accepts it missing)");
+      warning(ins_.addr.loc,
+              "PTX ISA: 'st.async' with '.mbarrier::complete_tx::bytes' takes an "
+              "[mbar] operand (ptxas accepts it missing)");
     } else {
       check_address(*ins_.mbar, ins_.space, "mbarrier address");
     }
@@ -807,7 +821,8 @@ class Validator {
             "'.mbarrier::complete_tx::bytes' cannot be used with the release form of 'st.async'");
     }
     if (!ins_.scope) {
-      if (ins_.sem == Sem::Release) error(at(QualFamily::Sem), "'.release' requires a scope ('.gpu' or '.sys')");
+      if (ins_.sem == Sem::Release)
+        error(at(QualFamily::Sem), "'.release' requires a scope ('.gpu' or '.sys')");
     } else if (*ins_.scope != Scope::Gpu && *ins_.scope != Scope::Sys) {
       error(at(QualFamily::Scope), "the release form of 'st.async' allows scope '.gpu' or '.sys'");
     }
@@ -817,31 +832,36 @@ class Validator {
                                         q(to_string(*ins_.scope)) + ")");
     }
     if (!ins_.sem) {
-      warning(ins_.loc, "PTX ISA: the release form of 'st.async' is written with '.release' "
-                        "(ptxas accepts it missing)");
+      warning(ins_.loc,
+              "PTX ISA: the release form of 'st.async' is written with '.release' "
+              "(ptxas accepts it missing)");
     }
     if (ins_.space && *ins_.space != Space::Global) {
       error(at(QualFamily::Space), "the release form of 'st.async' requires '.global' (found " +
                                        q(to_string(*ins_.space)) + ")");
     }
     if (ins_.vec) {
-      error(at(QualFamily::Vec), "a vector qualifier is not allowed in the release form of "
-                                 "'st.async' (or without an [mbar] operand)");
+      error(at(QualFamily::Vec),
+            "a vector qualifier is not allowed in the release form of "
+            "'st.async' (or without an [mbar] operand)");
     }
     if (ins_.mbar) {
-      const Symbol* mv = ins_.mbar->base == Address::Base::Symbol ? lookup(ins_.mbar->name) : nullptr;
+      const Symbol* mv =
+          ins_.mbar->base == Address::Base::Symbol ? lookup(ins_.mbar->name) : nullptr;
       if (ins_.space != Space::Global) {
-        error(ins_.mbar->loc, "an [mbar] operand makes 'st.async' the shared::cluster form, "
-                              "which cannot be '.release' (ptxas)");
+        error(ins_.mbar->loc,
+              "an [mbar] operand makes 'st.async' the shared::cluster form, "
+              "which cannot be '.release' (ptxas)");
       } else if (ins_.type && bits_of(*ins_.type) < 32) {
         error(ins_.mbar->loc, "the release form of 'st.async' takes no [mbar] operand");
       } else if (mv && mv->space && *mv->space != Space::Global) {
         error(ins_.mbar->loc, "state space mismatch: '" + ins_.mbar->name + "' is in " +
                                   q(to_string(*mv->space)) + ", the store is '.global'");
       } else {
-        warning(ins_.mbar->loc, "PTX ISA: the release form of 'st.async' takes no [mbar] "
-                                "operand (ptxas 13.0 accepts it for 32/64-bit types on some "
-                                "targets and crashes on others)");
+        warning(ins_.mbar->loc,
+                "PTX ISA: the release form of 'st.async' takes no [mbar] "
+                "operand (ptxas 13.0 accepts it for 32/64-bit types on some "
+                "targets and crashes on others)");
       }
     }
     check_address(ins_.addr, ins_.space, "address");
@@ -853,10 +873,13 @@ class Validator {
     const Target& t = target();
     bool arch_ok = t.has_arch_specific(100) || t.has_arch_specific(101) ||
                    t.has_arch_specific(110) || t.has_arch_specific(103);
-    if (t.suffix == Target::Suffix::Family) arch_ok = t.has_family_specific(100) || t.has_family_specific(110);
+    if (t.suffix == Target::Suffix::Family)
+      arch_ok = t.has_family_specific(100) || t.has_family_specific(110);
     if (!arch_ok) {
-      error(loc, "'tcgen05.st' requires an sm_100a/sm_101a/sm_103a/sm_110a target or an "
-                 "sm_100f/sm_110f family target (target is " + t.str() + ")");
+      error(loc,
+            "'tcgen05.st' requires an sm_100a/sm_101a/sm_103a/sm_110a target or an "
+            "sm_100f/sm_110f family target (target is " +
+                t.str() + ")");
     } else {
       need_version(ptx(8, 6), loc, "'tcgen05.st'");
       if (t.suffix == Target::Suffix::Family) {
@@ -868,8 +891,9 @@ class Validator {
       warning(loc, "PTX ISA: '.aligned' is mandatory for 'tcgen05.st' (ptxas accepts it missing)");
     }
     if (!ins_.shape) {
-      error(loc, "'tcgen05.st' requires a shape ('.32x32b', '.16x64b', '.16x128b', '.16x256b' "
-                 "or '.16x32bx2')");
+      error(loc,
+            "'tcgen05.st' requires a shape ('.32x32b', '.16x64b', '.16x128b', '.16x256b' "
+            "or '.16x32bx2')");
       return;
     }
     if (!ins_.num) {
@@ -911,8 +935,9 @@ class Validator {
                  (o.kind == Operand::Kind::Immediate && literal_of(o.text) == Literal::F32);
       }
       if (!typed) {
-        error(ins_.src[0].loc, "'tcgen05.st' needs a register (or a 0f literal) in its source "
-                               "list to type it");
+        error(ins_.src[0].loc,
+              "'tcgen05.st' needs a register (or a 0f literal) in its source "
+              "list to type it");
       }
       for (const Operand& o : ins_.src) {
         if (o.kind == Operand::Kind::Sink) {

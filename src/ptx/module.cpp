@@ -74,19 +74,35 @@ class Reader {
     Symbol u64;
     u64.type = isa::DataType::B64;
     u64.special = true;
-    static const char* const k32[] = {
-        "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%clock", "%lanemask_eq",
-        "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%total_smem_size",
-        "%aggr_smem_size", "%dynamic_smem_size", "%is_explicit_cluster", "%cluster_ctarank",
-        "%cluster_nctarank", "%current_graph_exec", "%reserved_smem_offset_begin",
-        "%reserved_smem_offset_end", "%reserved_smem_offset_cap"};
+    static const char* const k32[] = {"%laneid",
+                                      "%warpid",
+                                      "%nwarpid",
+                                      "%smid",
+                                      "%nsmid",
+                                      "%clock",
+                                      "%lanemask_eq",
+                                      "%lanemask_le",
+                                      "%lanemask_lt",
+                                      "%lanemask_ge",
+                                      "%lanemask_gt",
+                                      "%total_smem_size",
+                                      "%aggr_smem_size",
+                                      "%dynamic_smem_size",
+                                      "%is_explicit_cluster",
+                                      "%cluster_ctarank",
+                                      "%cluster_nctarank",
+                                      "%current_graph_exec",
+                                      "%reserved_smem_offset_begin",
+                                      "%reserved_smem_offset_end",
+                                      "%reserved_smem_offset_cap"};
     for (const char* n : k32) symbols_.declare(n, u32);
-    static const char* const k64[] = {"%clock64", "%gridid", "%globaltimer",
-                                      "%globaltimer_lo", "%globaltimer_hi"};
+    static const char* const k64[] = {"%clock64", "%gridid", "%globaltimer", "%globaltimer_lo",
+                                      "%globaltimer_hi"};
     for (const char* n : k64) symbols_.declare(n, u64);
     // Vector-valued ones: %tid.x, %ntid.y, %ctaid.z, %nctaid.x, %clusterid.x, ...
-    static const char* const kVec[] = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid",
-                                       "%nclusterid", "%cluster_ctaid", "%cluster_nctaid"};
+    static const char* const kVec[] = {"%tid",           "%ntid",          "%ctaid",
+                                       "%nctaid",        "%clusterid",     "%nclusterid",
+                                       "%cluster_ctaid", "%cluster_nctaid"};
     for (const char* base : kVec) {
       for (const char* c : {".x", ".y", ".z", ".w"}) {
         special_names_.push_back(std::string(base) + c);
@@ -114,9 +130,8 @@ class Reader {
     if (w == ".visible" || w == ".extern" || w == ".weak" || w == ".common") {
       // Linkage prefixes: iterate (not recurse) so a hostile run of them cannot overflow.
       Token n = lx_.next();
-      while (n.kind == TokKind::Word &&
-             (n.text == ".visible" || n.text == ".extern" || n.text == ".weak" ||
-              n.text == ".common")) {
+      while (n.kind == TokKind::Word && (n.text == ".visible" || n.text == ".extern" ||
+                                         n.text == ".weak" || n.text == ".common")) {
         n = lx_.next();
       }
       if (n.kind == TokKind::End) {
@@ -394,8 +409,8 @@ class Reader {
         return;
       }
       if (t.kind == TokKind::End) {
-        d_.error(n.loc, "unexpected end of file in the declaration of '" + std::string(n.text) +
-                            "'");
+        d_.error(n.loc,
+                 "unexpected end of file in the declaration of '" + std::string(n.text) + "'");
         symbols_.pop_scope();
         return;
       }
@@ -408,14 +423,16 @@ class Reader {
         lx_.next();
         continue;
       }
-      d_.error(t.loc, "unexpected " + show(t) + " in the declaration of '" +
-                          std::string(n.text) + "'");
+      d_.error(t.loc,
+               "unexpected " + show(t) + " in the declaration of '" + std::string(n.text) + "'");
       return abandon_function();
     }
   }
 
   // Declares a name at module scope while an inner scope is open.
-  void module_symbol(std::string_view name, const Symbol& sym) { symbols_.declare_global(name, sym); }
+  void module_symbol(std::string_view name, const Symbol& sym) {
+    symbols_.declare_global(name, sym);
+  }
 
   void abandon_function() {
     symbols_.pop_scope();
@@ -425,8 +442,8 @@ class Reader {
       Token t = lx_.peek();
       if (t.kind == TokKind::End) return;
       if (depth == 0 && t.first_on_line && is_directive(t) &&
-          (t.text == ".entry" || t.text == ".func" || t.text == ".visible" ||
-           t.text == ".global" || t.text == ".extern" || t.text == ".weak")) {
+          (t.text == ".entry" || t.text == ".func" || t.text == ".visible" || t.text == ".global" ||
+           t.text == ".extern" || t.text == ".weak")) {
         return;
       }
       lx_.next();
@@ -515,11 +532,13 @@ class Reader {
         } else if (last_inner_open_.line != 0) {
           // The body's own '}' was taken by an inner block: most likely that block's '{' is
           // the one without a partner.
-          d_.error(last_inner_open_, "unexpected end of file: the function body is not closed; "
-                                     "this '{' is probably the one without a '}'");
+          d_.error(last_inner_open_,
+                   "unexpected end of file: the function body is not closed; "
+                   "this '{' is probably the one without a '}'");
         } else {
-          d_.error(open_braces_.back(), "unexpected end of file: missing '}' for this function "
-                                        "body");
+          d_.error(open_braces_.back(),
+                   "unexpected end of file: missing '}' for this function "
+                   "body");
         }
         break;
       }

@@ -12,7 +12,8 @@ const isa::Symbol* SymbolTable::find(std::string_view name) const {
   if (name.size() - d > 1 && name[d] == '0') return nullptr;  // %r01 is not in %r<N>
   if (name.size() - d > 9) return nullptr;
   uint32_t index = 0;
-  for (size_t i = d; i < name.size(); ++i) index = index * 10 + static_cast<uint32_t>(name[i] - '0');
+  for (size_t i = d; i < name.size(); ++i)
+    index = index * 10 + static_cast<uint32_t>(name[i] - '0');
   auto rt = ranges_.find(name.substr(0, d));
   if (rt == ranges_.end()) return nullptr;
   // The innermost declaration wins: the last one in the list.

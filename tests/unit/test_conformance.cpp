@@ -29,7 +29,8 @@ ConformanceReport run_dir(const fs::path& dir, size_t& files) {
     std::stringstream ss;
     ss << in.rdbuf();
     ConformanceReport r = run_conformance(ss.str());
-    for (auto& c : r.disagreements) c.text = p.filename().string() + ":" + std::to_string(c.line) + ": " + c.text;
+    for (auto& c : r.disagreements)
+      c.text = p.filename().string() + ":" + std::to_string(c.line) + ": " + c.text;
     for (auto& s : r.stray) s = p.filename().string() + ": " + s;
     total.merge(r);
     ++files;
@@ -48,7 +49,8 @@ void report(const char* name, const ConformanceReport& r, size_t files, size_t s
               << "\n      ptxas: " << (c.ptxas_error ? c.ptxas_message : "ok")
               << "\n      stu:   " << (c.stu_error ? c.stu_message : "ok") << "\n";
   }
-  for (size_t i = 0; i < r.stray.size() && i < show; ++i) std::cout << "  stray " << r.stray[i] << "\n";
+  for (size_t i = 0; i < r.stray.size() && i < show; ++i)
+    std::cout << "  stray " << r.stray[i] << "\n";
 }
 
 TEST(Conformance, TrainingCorpusAgreesWithPtxas) {

@@ -36,12 +36,14 @@ TEST(Lowering, GlobalStoresByOrderingAndCacheOperator) {
 }
 
 TEST(Lowering, ReleaseStoresPutABarrierFirst) {
-  EXPECT_EQ(lowered("st.release.cta.global.u32 [%rd1], %r1;"), (V{"MEMBAR.ALL.CTA", "STG.E.STRONG.SM"}));
+  EXPECT_EQ(lowered("st.release.cta.global.u32 [%rd1], %r1;"),
+            (V{"MEMBAR.ALL.CTA", "STG.E.STRONG.SM"}));
   EXPECT_EQ(lowered("st.release.gpu.global.u32 [%rd1], %r1;"),
             (V{"MEMBAR.ALL.GPU", "ERRBAR", "STG.E.STRONG.GPU"}));
   EXPECT_EQ(lowered("st.release.sys.global.u32 [%rd1], %r1;"),
             (V{"MEMBAR.ALL.SYS", "ERRBAR", "STG.E.STRONG.SYS"}));
-  EXPECT_EQ(lowered("st.release.cta.shared.u32 [%rd1], %r1;"), (V{"MEMBAR.ALL.CTA", "STS.STRONG.SM"}));
+  EXPECT_EQ(lowered("st.release.cta.shared.u32 [%rd1], %r1;"),
+            (V{"MEMBAR.ALL.CTA", "STS.STRONG.SM"}));
 }
 
 TEST(Lowering, EvictionSizeAndSpaces) {
@@ -62,8 +64,7 @@ TEST(Lowering, EvictionSizeAndSpaces) {
 
 TEST(Lowering, V8WriteMaskClearsSinks) {
   Diagnostics d;
-  auto ins = parse_instruction(
-      "st.global.v8.b32 [%rd1], {%r0, _, %r2, %r3, %r4, %r5, _, %r7};", d);
+  auto ins = parse_instruction("st.global.v8.b32 [%rd1], {%r0, _, %r2, %r3, %r4, %r5, _, %r7};", d);
   ASSERT_TRUE(ins);
   auto s = lower(*ins);
   ASSERT_EQ(s.size(), 1u);

@@ -22,8 +22,8 @@ std::vector<uint32_t> error_lines(const Diagnostics& d) {
 }
 
 TEST(Module, ReadsHeaderAndCountsStores) {
-  std::string m = test::module_with("st.global.u32 [%rd1], %r1;\nadd.s32 %r1, %r2, %r3;",
-                                    "sm_90a", "8.0");
+  std::string m =
+      test::module_with("st.global.u32 [%rd1], %r1;\nadd.s32 %r1, %r2, %r3;", "sm_90a", "8.0");
   Diagnostics d;
   CheckStats s = check_module(m, d);
   EXPECT_FALSE(d.has_errors());
@@ -52,8 +52,9 @@ TEST(Module, EveryBadLineIsReportedAndGoodLinesAreNot) {
 }
 
 TEST(Module, MissingSemicolonDoesNotSwallowTheNextStore) {
-  std::string body = "st.global.u32 [%rd1], %r1\nst.global.u64 [%rd1], %r1;\nadd.s32 %r1, %r1, 1\n"
-                     "st.global.u64 [%rd1], %r2;";
+  std::string body =
+      "st.global.u32 [%rd1], %r1\nst.global.u64 [%rd1], %r1;\nadd.s32 %r1, %r1, 1\n"
+      "st.global.u64 [%rd1], %r2;";
   Diagnostics d;
   check_module(test::module_with(body), d);
   EXPECT_EQ(d.error_count(), 4u);  // missing ';' x2, and both type errors
@@ -77,7 +78,8 @@ TEST(Module, ScopesAndRanges) {
 TEST(Module, FunctionsParamsAndReturnParams) {
   std::string m =
       ".version 8.0\n.target sm_90\n.address_size 64\n"
-      ".func (.param .b32 func_retval0) f(.param .b32 f_param_0, .param .align 8 .b8 f_param_1[16])\n"
+      ".func (.param .b32 func_retval0) f(.param .b32 f_param_0, .param .align 8 .b8 "
+      "f_param_1[16])\n"
       "{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
       "ld.param.u32 %r1, [f_param_0];\n"
       "@%p1 st.param.b32 [func_retval0], %r1;\n"  // predicated return store: accepted
@@ -112,7 +114,8 @@ TEST(Module, HeaderErrors) {
 }
 
 TEST(Module, OverridesTargetAndVersion) {
-  std::string m = test::module_with("st.global.v8.b32 [%rd1], {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7};");
+  std::string m =
+      test::module_with("st.global.v8.b32 [%rd1], {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7};");
   Diagnostics d;
   CheckOptions o;
   o.target = isa::Target::parse("sm_90a");

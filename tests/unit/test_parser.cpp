@@ -129,7 +129,8 @@ TEST(Parser, Tcgen05ShapesAndSplitOffset) {
   EXPECT_EQ(a.shape, TmemShape::S16x64b);
   EXPECT_EQ(a.num, 4);
   EXPECT_EQ(a.tmem_regs(), 4u);
-  Instruction b = parse_ok("tcgen05.st.sync.aligned.16x128b.x1.unpack::16b.b32 [taddr1], {r0, r1};");
+  Instruction b =
+      parse_ok("tcgen05.st.sync.aligned.16x128b.x1.unpack::16b.b32 [taddr1], {r0, r1};");
   EXPECT_TRUE(b.unpack16);
   EXPECT_EQ(b.tmem_regs(), 2u);
   Instruction c = parse_ok("tcgen05.st.sync.aligned.16x32bx2.x2.b32 [t], 64, {r0, r1};");

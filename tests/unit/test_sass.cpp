@@ -61,8 +61,9 @@ TEST(SassSt, RoundTrip) {
 }
 
 TEST(SassSt, Errors) {
-  const char* bad[] = {"ST.Q [R1], R2;",       "ST [R1 + 0x80000000], R2;", "ST [R1], P2;",
-                       "ST [R300], R2;",       "STG [R1], R2;",             "ST [R1, R2;",
+  const char* bad[] = {"ST.Q [R1], R2;",        "ST [R1 + 0x80000000], R2;",
+                       "ST [R1], P2;",          "ST [R300], R2;",
+                       "STG [R1], R2;",         "ST [R1, R2;",
                        "ST [0x100000000], R2;", "ST.32.64 [R1], R2;"};
   for (const char* t : bad) {
     Diagnostics d;

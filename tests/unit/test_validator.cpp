@@ -66,7 +66,8 @@ TEST(Validator, StateSpaceVariables) {
 TEST(Validator, OrderingRules) {
   expect_error("st.relaxed.global.u32 [%rd1], %r1;", "'.relaxed' requires a scope");
   expect_error("st.global.gpu.u32 [%rd1], %r1;", "requires '.relaxed' or '.release'");
-  expect_error("st.relaxed.gpu.global.cg.u32 [%rd1], %r1;", "cannot be combined with cache operator");
+  expect_error("st.relaxed.gpu.global.cg.u32 [%rd1], %r1;",
+               "cannot be combined with cache operator");
   expect_error("st.volatile.global.wt.u32 [%rd1], %r1;", "cannot be combined with cache operator");
   expect_error("st.relaxed.gpu.local.u32 [%rd1], %r1;", "not allowed on state space '.local'");
   expect_error("st.volatile.local.u32 [%rd1], %r1;", "'.volatile' with '.local'");
@@ -86,7 +87,8 @@ TEST(Validator, CacheAndEvictionRules) {
   expect_error("st.global.v4.b64 [%rd1], {_, _, _, _};", "cannot be inferred");
   expect_error("st.shared.s8 [%rd3+2], %tid.x;", "special register");
   expect_ok("st.relaxed.gpu.v2.f32 [%rd1+8], {%tid.x, %clock};");
-  expect_error("st.shared::cluster.u8 [%laneid], %rs1;", "special register '%laneid' cannot be used");
+  expect_error("st.shared::cluster.u8 [%laneid], %rs1;",
+               "special register '%laneid' cannot be used");
   expect_ok("st.local.f64 [+8], %rd1;");
   expect_error("st.shared.L1::evict_last.u32 [%rd1], %r1;", "cannot be applied to state space");
   expect_error("st.global.L2::evict_last.u32 [%rd1], %r1;", "requires a 256-bit vector");
@@ -94,10 +96,8 @@ TEST(Validator, CacheAndEvictionRules) {
   expect_error("st.global.u32 [%rd1], %r1, %rd2;", "requires '.L2::cache_hint'");
   expect_error("st.shared.L2::cache_hint.u32 [%rd1], %r1, %rd2;", "allowed only on '.global'");
   expect_error("st.global.L2::cache_hint.u32 [%rd1], %r1, %r2;", "64-bit integer register");
-  expect_error("st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2;", "requires sm_80", "sm_75",
-               "7.4");
-  expect_error("st.global.L1::evict_last.u32 [%rd1], %r1;", "requires PTX ISA 7.4", "sm_80",
-               "7.0");
+  expect_error("st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2;", "requires sm_80", "sm_75", "7.4");
+  expect_error("st.global.L1::evict_last.u32 [%rd1], %r1;", "requires PTX ISA 7.4", "sm_80", "7.0");
 }
 
 TEST(Validator, VectorAndTypeRules) {
@@ -120,7 +120,7 @@ TEST(Validator, VectorAndTypeRules) {
   expect_ok("st.global.v2.u64 [%rd1], {%fd1, %rd1};");  // ... makes the list .b64
   expect_error("st.global.v2.u64 [%rd1], {%fd1, %fd2};", "the vector of type .f64");
   expect_ok("st.global.v2.u32 [%rd1], {%rd1, %rd2};");  // wider elements: low bits
-  expect_ok("st.global.v2.f32 [%rd1], {%u1, %s1};");  // integer registers in a float list
+  expect_ok("st.global.v2.f32 [%rd1], {%u1, %s1};");    // integer registers in a float list
   expect_error("st.global.f32 [%rd1], %u1;", "does not match");  // ... but not alone
   expect_error("st.global.f32 [%rd1], %h1;", "does not match");
   expect_ok("st.global.v2.u32 [%rd1], {%u1, %s1};");
@@ -151,7 +151,7 @@ TEST(Validator, RelaxedTypeCheckingOfSources) {
   expect_ok("st.global.b16 [%rd1], %f1;");   // .bN takes floats of at least N bits
   expect_ok("st.global.f32 [%rd1], %r1;");   // bit-typed register for a float store
   expect_ok("st.global.u8 [%rd1], %s1;");
-  expect_ok("st.global.u32 [%rd1], 42;");    // immediates are not range-checked
+  expect_ok("st.global.u32 [%rd1], 42;");  // immediates are not range-checked
   expect_error("st.global.u64 [%rd1], %r1;", "does not match instruction type .u64");
   expect_error("st.global.u32 [%rd1], %f1;", "does not match instruction type .u32");
   expect_error("st.global.f32 [%rd1], %fd1;", "does not match instruction type .f32");
@@ -169,10 +169,11 @@ TEST(Validator, AddressOperands) {
   expect_ok("st.local.u32 [-4], %r1;");
   expect_ok("st.local.u32 [4+4], %r1;");
   expect_ok("st.global.u32 [%rd1+0x7fffffffffffffff], %r1;");  // ptxas does not range-check
-  expect_ok("st .global .u32 [%rd1], %r1;");  // qualifiers written apart
+  expect_ok("st .global .u32 [%rd1], %r1;");                   // qualifiers written apart
   expect_error("st.global.u32 [gbuf-4], %r1;", "'+-N'");
   expect_error("st.async.release.gpu.global.u32 [16], %r1;", "accepted only with '.local'");
-  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [16], {%r1};", "taddr must be a 32-bit register");
+  expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [16], {%r1};",
+               "taddr must be a 32-bit register");
   expect_error("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%fd1};", "does not match");
   expect_error("st.global.u32 [100], %r1;", "immediate address is accepted only with '.local'");
   expect_error("st.global.u32 [%f1], %r1;", "must be a 32- or 64-bit integer register");
@@ -203,16 +204,17 @@ TEST(Validator, StAsyncRules) {
                "requires '.mbarrier::complete_tx::bytes'");
   expect_error("st.async.release.gpu.global.u32 [%rd1], %r1;", "requires PTX ISA 8.7", "sm_100a",
                "8.6");
-  expect_error("st.async.release.gpu.global.u32 [%rd1], %r1;", "requires sm_100", "sm_90a",
-               "8.7");
-  expect_warning("st.async.mmio.release.gpu.global.u32 [%rd1], %r1;", "'.mmio' requires scope '.sys'");
+  expect_error("st.async.release.gpu.global.u32 [%rd1], %r1;", "requires sm_100", "sm_90a", "8.7");
+  expect_warning("st.async.mmio.release.gpu.global.u32 [%rd1], %r1;",
+                 "'.mmio' requires scope '.sys'");
   expect_error("st.async.release.cta.global.u32 [%rd1], %r1;", "allows scope '.gpu' or '.sys'");
   expect_error("st.async.release.global.u32 [%rd1], %r1;", "'.release' requires a scope");
   expect_error("st.async.release.sys.shared::cluster.u32 [%rd1], %r1;", "requires '.global'");
   expect_ok("st.async.mmio.release.sys.global.u32 [%rd1], %r1;");
   expect_error("st.async.mmio.sys.global.u32 [%rd1], %r1;", "'.mmio' requires '.release'");
   expect_ok(mb + ".s32 [%r1], {%s1, %s2}, [%r3];");  // ptxas infers .v2 from the list
-  expect_error(mb + ".b32 [%r1], {%r1, %r2}, [%r3];", "argument vector size mismatch");  // not for bits
+  expect_error(mb + ".b32 [%r1], {%r1, %r2}, [%r3];",
+               "argument vector size mismatch");  // not for bits
   expect_error("st.async.release.sys.global.b16 [%rd2], %rs1, [%r3];", "takes no [mbar]");
   expect_error("st.async.release.sys.b32 [%rd2], %r1, [%r3];", "cannot be '.release'");
   expect_warning("st.async.release.sys.global.b32 [%rd2], %r1, [%r3];", "takes no [mbar]");

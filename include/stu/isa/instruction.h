@@ -73,10 +73,10 @@ struct Operand {
 struct Address {
   enum class Base : uint8_t { Register, Symbol, Immediate };
   Base base = Base::Register;
-  std::string name;     // register or variable name (empty for an immediate address)
-  int64_t offset = 0;   // byte offset, or the absolute address for Base::Immediate
+  std::string name;    // register or variable name (empty for an immediate address)
+  int64_t offset = 0;  // byte offset, or the absolute address for Base::Immediate
   bool has_offset = false;
-  Loc loc;              // position of `[`
+  Loc loc;  // position of `[`
 };
 
 struct Instruction {
@@ -99,18 +99,18 @@ struct Instruction {
   bool sync = false;         // tcgen05.st
   bool aligned = false;      // tcgen05.st
   std::optional<TmemShape> shape;
-  uint8_t num = 0;           // tcgen05.st .xN (0: not written)
-  bool unpack16 = false;     // tcgen05.st .unpack::16b
+  uint8_t num = 0;        // tcgen05.st .xN (0: not written)
+  bool unpack16 = false;  // tcgen05.st .unpack::16b
 
   std::vector<Qualifier> quals;  // as written, in order (for diagnostics)
 
   // --- operands ---
-  Address addr;                       // [a] / [taddr]
-  std::vector<Operand> src;           // b, or the brace list
-  bool src_braced = false;            // written as `{...}`
-  std::optional<Operand> policy;      // st: cache-policy operand
-  std::optional<Address> mbar;        // st.async: [mbar]
-  std::optional<Operand> split_off;   // tcgen05.st .16x32bx2: immHalfSplitoff
+  Address addr;                      // [a] / [taddr]
+  std::vector<Operand> src;          // b, or the brace list
+  bool src_braced = false;           // written as `{...}`
+  std::optional<Operand> policy;     // st: cache-policy operand
+  std::optional<Address> mbar;       // st.async: [mbar]
+  std::optional<Operand> split_off;  // tcgen05.st .16x32bx2: immHalfSplitoff
 
   // Back to the default state, keeping the capacity of the vectors (the module reader reuses
   // one Instruction for every store).

@@ -26,15 +26,15 @@ enum class SassScope : uint8_t { CTA, GPU, SYS };
 
 struct SassInstr {
   SassOpcode opcode = SassOpcode::STG;
-  bool extended = true;        // .E: 64-bit address
-  unsigned size_bits = 32;     // 8, 16, 32, 64, 128, 256
-  bool signed_size = false;    // .S8 / .S16
+  bool extended = true;      // .E: 64-bit address
+  unsigned size_bits = 32;   // 8, 16, 32, 64, 128, 256
+  bool signed_size = false;  // .S8 / .S16
   SassOrder order = SassOrder::Weak;
   SassEvict evict = SassEvict::Normal;
-  bool cache_policy = false;   // the descriptor operand carries an L2 policy
-  uint8_t write_mask = 0;      // 256-bit stores: one bit per 32-bit element (sinks cleared)
+  bool cache_policy = false;         // the descriptor operand carries an L2 policy
+  uint8_t write_mask = 0;            // 256-bit stores: one bit per 32-bit element (sinks cleared)
   SassScope scope = SassScope::CTA;  // MEMBAR
-  std::string operands;        // printed operands (symbolic, from the PTX)
+  std::string operands;              // printed operands (symbolic, from the PTX)
 
   std::string str() const;
 };

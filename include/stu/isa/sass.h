@@ -38,11 +38,11 @@ struct SassSt {
   bool cop_written = false;
   SassSize size = SassSize::B32;
   bool size_written = false;
-  bool has_ra = false;            // [Ra + imm] form (false: [ImmU32])
+  bool has_ra = false;  // [Ra + imm] form (false: [ImmU32])
   uint8_t ra = kRZ;
-  int64_t imm = 0;                // sign-extended offset, or the zero-extended absolute
+  int64_t imm = 0;  // sign-extended offset, or the zero-extended absolute
   uint8_t rb = 0;
-  SassPred plg;                   // default PT
+  SassPred plg;  // default PT
   bool plg_written = false;
 
   // The address is the zero-extended immediate when Ra is omitted or RZ.

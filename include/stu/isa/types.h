@@ -13,10 +13,10 @@ namespace stu::isa {
 // Tables: X(enumerator, "spelling without the leading dot")
 // ---------------------------------------------------------------------------------------
 
-#define STU_SEM_LIST(X) \
-  X(Weak, "weak")       \
+#define STU_SEM_LIST(X)   \
+  X(Weak, "weak")         \
   X(Volatile, "volatile") \
-  X(Relaxed, "relaxed") \
+  X(Relaxed, "relaxed")   \
   X(Release, "release")
 
 #define STU_SCOPE_LIST(X) \
@@ -27,15 +27,15 @@ namespace stu::isa {
 
 // State spaces as written. `.shared` and `.shared::cta` mean the same space but are gated
 // differently, so the spelling is kept; `effective()` gives the meaning.
-#define STU_SPACE_LIST(X)              \
-  X(Global, "global")                  \
-  X(Local, "local")                    \
-  X(Param, "param")                    \
-  X(ParamFunc, "param::func")          \
-  X(ParamEntry, "param::entry")        \
-  X(Shared, "shared")                  \
-  X(SharedCta, "shared::cta")          \
-  X(SharedCluster, "shared::cluster")  \
+#define STU_SPACE_LIST(X)             \
+  X(Global, "global")                 \
+  X(Local, "local")                   \
+  X(Param, "param")                   \
+  X(ParamFunc, "param::func")         \
+  X(ParamEntry, "param::entry")       \
+  X(Shared, "shared")                 \
+  X(SharedCta, "shared::cta")         \
+  X(SharedCluster, "shared::cluster") \
   X(Const, "const")
 
 #define STU_CACHEOP_LIST(X) \
@@ -44,11 +44,11 @@ namespace stu::isa {
   X(Cs, "cs")               \
   X(Wt, "wt")
 
-#define STU_L1EVICT_LIST(X)                  \
-  X(EvictNormal, "L1::evict_normal")         \
-  X(EvictUnchanged, "L1::evict_unchanged")   \
-  X(EvictFirst, "L1::evict_first")           \
-  X(EvictLast, "L1::evict_last")             \
+#define STU_L1EVICT_LIST(X)                \
+  X(EvictNormal, "L1::evict_normal")       \
+  X(EvictUnchanged, "L1::evict_unchanged") \
+  X(EvictFirst, "L1::evict_first")         \
+  X(EvictLast, "L1::evict_last")           \
   X(NoAllocate, "L1::no_allocate")
 
 #define STU_L2EVICT_LIST(X)          \

@@ -21,7 +21,7 @@ struct CaseOutcome {
   bool stu_error = false;    // stu reported an error on the line
   std::string text;          // the case line without its verdict comment
   std::string ptxas_message;
-  std::string stu_message;   // first stu error on the line
+  std::string stu_message;  // first stu error on the line
 };
 
 // Cases are the store-family lines (and lines whose opcode is not a PTX instruction at all):
@@ -30,7 +30,7 @@ struct CaseOutcome {
 struct ConformanceReport {
   size_t cases = 0;
   size_t other_lines = 0;
-  size_t ptxas_crashed = 0;  // ptxas crashed on the line: no verdict, not scored
+  size_t ptxas_crashed = 0;   // ptxas crashed on the line: no verdict, not scored
   size_t ptxas_warnings = 0;  // cases ptxas accepted with a warning
   size_t warned_too = 0;      // ... on which stu also warned
   size_t agree = 0;

@@ -25,9 +25,9 @@ struct CheckOptions {
 
 struct CheckStats {
   size_t lines = 0;
-  size_t instructions = 0;   // every instruction statement, stores included
-  size_t stores = 0;         // store-family instructions found
-  size_t invalid_stores = 0; // stores with at least one error
+  size_t instructions = 0;    // every instruction statement, stores included
+  size_t stores = 0;          // store-family instructions found
+  size_t invalid_stores = 0;  // stores with at least one error
   size_t functions = 0;
   isa::Target target;
   isa::PtxVersion version;
