@@ -197,29 +197,12 @@ int run_lower(const Options& o) {
 }
 
 int run_conformance(const Options& o) {
-  std::vector<std::string> files;
-  for (const std::string& f : o.files) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(f, ec)) {
-      for (const auto& e : std::filesystem::directory_iterator(f)) {
-        if (e.path().extension() == ".ptx") files.push_back(e.path().string());
-      }
-    } else {
-      files.push_back(f);
-    }
-  }
-  std::sort(files.begin(), files.end());
   stu::ptx::ConformanceReport total;
-  for (const std::string& f : files) {
-    std::string text, why;
-    if (!read_file(f, text, why)) {
-      std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
-      return kUsage;  // a corpus with a missing file gives no meaningful figure
-    }
-    stu::ptx::ConformanceReport r = stu::ptx::run_conformance(text);
-    for (auto& c : r.disagreements) c.text = f + ":" + std::to_string(c.line) + ": " + c.text;
-    for (auto& s : r.stray) s = f + ": " + s;
-    total.merge(r);
+  size_t files = 0;
+  std::string why;
+  if (!stu::ptx::run_conformance_paths(o.files, total, files, why)) {
+    std::cerr << "stu: error: " << why << "\n";
+    return kUsage;
   }
   for (size_t i = 0; i < total.disagreements.size() && i < o.show; ++i) {
     const auto& c = total.disagreements[i];
@@ -234,7 +217,7 @@ int run_conformance(const Options& o) {
       "%zu files, %zu store-family cases: %zu agree (%.3f %%), %zu false errors, "
       "%zu missed errors, %zu errors outside cases; not scored: %zu lines of other "
       "instructions, %zu on which ptxas crashed\n",
-      files.size(), total.cases, total.agree, 100.0 * total.agreement(), total.false_errors,
+      files, total.cases, total.agree, 100.0 * total.agreement(), total.false_errors,
       total.missed_errors, total.stray.size(), total.other_lines, total.ptxas_crashed);
   std::printf("ptxas warned on %zu accepted cases; stu warned on %zu of them\n",
               total.ptxas_warnings, total.warned_too);
@@ -272,18 +255,12 @@ int main(int argc, char** argv) {
       o.stats = true;
     } else if (a == "-q" || a == "--quiet") {
       o.quiet = true;
-    } else if (a == "--max-errors") {
-      const char* v = value("--max-errors");
-      if (!v) return usage_error("--max-errors needs a number");
+    } else if (a == "--max-errors" || a == "--show") {
+      const char* v = value(a.c_str());
       char* end = nullptr;
-      o.max_errors = std::strtoul(v, &end, 10);
-      if (*end) return usage_error("--max-errors needs a number");
-    } else if (a == "--show") {
-      const char* v = value("--show");
-      if (!v) return usage_error("--show needs a number");
-      char* end = nullptr;
-      o.show = std::strtoul(v, &end, 10);
-      if (*end) return usage_error("--show needs a number");
+      size_t n = v ? std::strtoul(v, &end, 10) : 0;
+      if (!v || *v == '\0' || *end) return usage_error(a + " needs a number");
+      (a == "--show" ? o.show : o.max_errors) = n;
     } else if (a.size() > 1 && a[0] == '-') {
       return usage_error("unknown option '" + a + "'");
     } else {

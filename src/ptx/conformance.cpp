@@ -1,5 +1,9 @@
 #include "stu/ptx/conformance.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <unordered_map>
 
 #include "stu/diag.h"
@@ -109,6 +113,38 @@ ConformanceReport run_conformance(std::string_view text) {
     }
   }
   return rep;
+}
+
+bool run_conformance_paths(const std::vector<std::string>& paths, ConformanceReport& report,
+                           size_t& files, std::string& error) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> list;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      for (const auto& e : fs::directory_iterator(p, ec)) {
+        if (e.path().extension() == ".ptx") list.push_back(e.path().string());
+      }
+    } else {
+      list.push_back(p);
+    }
+  }
+  std::sort(list.begin(), list.end());
+  files = 0;
+  for (const std::string& f : list) {
+    std::ifstream in(f, std::ios::binary);
+    std::ostringstream ss;
+    if (!in || !(ss << in.rdbuf())) {
+      error = "cannot read '" + f + "'";
+      return false;
+    }
+    ConformanceReport r = run_conformance(ss.str());
+    for (auto& c : r.disagreements) c.text = f + ":" + std::to_string(c.line) + ": " + c.text;
+    for (auto& x : r.stray) x = f + ": " + x;
+    report.merge(r);
+    ++files;
+  }
+  return true;
 }
 
 }  // namespace stu::ptx

@@ -7,8 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "stu/ptx/conformance.h"
 
@@ -17,25 +15,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ConformanceReport run_dir(const fs::path& dir, size_t& files) {
-  ConformanceReport total;
-  std::vector<fs::path> paths;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    if (e.path().extension() == ".ptx") paths.push_back(e.path());
-  }
-  std::sort(paths.begin(), paths.end());
-  for (const auto& p : paths) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    ConformanceReport r = run_conformance(ss.str());
-    for (auto& c : r.disagreements)
-      c.text = p.filename().string() + ":" + std::to_string(c.line) + ": " + c.text;
-    for (auto& s : r.stray) s = p.filename().string() + ": " + s;
-    total.merge(r);
-    ++files;
-  }
-  return total;
+// Runs tests/conformance/<name>; false (test skipped) when the corpus is not there.
+bool run_corpus(const char* name, ConformanceReport& r, size_t& files) {
+  fs::path dir = fs::path(STU_SOURCE_DIR) / "tests" / "conformance" / name;
+  if (!fs::exists(dir)) return false;
+  std::string error;
+  EXPECT_TRUE(run_conformance_paths({dir.string()}, r, files, error)) << error;
+  return true;
 }
 
 void report(const char* name, const ConformanceReport& r, size_t files, size_t show) {
@@ -54,10 +40,9 @@ void report(const char* name, const ConformanceReport& r, size_t files, size_t s
 }
 
 TEST(Conformance, TrainingCorpusAgreesWithPtxas) {
-  fs::path dir = fs::path(STU_SOURCE_DIR) / "tests" / "conformance" / "train";
-  if (!fs::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+  ConformanceReport r;
   size_t files = 0;
-  ConformanceReport r = run_dir(dir, files);
+  if (!run_corpus("train", r, files)) GTEST_SKIP() << "no training corpus";
   report("train", r, files, 200);
   ASSERT_GT(r.cases, 1000u);
   EXPECT_TRUE(r.stray.empty());
@@ -66,10 +51,9 @@ TEST(Conformance, TrainingCorpusAgreesWithPtxas) {
 }
 
 TEST(Conformance, HeldOutCorpusAgreesWithPtxas) {
-  fs::path dir = fs::path(STU_SOURCE_DIR) / "tests" / "conformance" / "heldout";
-  if (!fs::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+  ConformanceReport r;
   size_t files = 0;
-  ConformanceReport r = run_dir(dir, files);
+  if (!run_corpus("heldout", r, files)) GTEST_SKIP() << "no held-out corpus";
   report("heldout", r, files, 0);
   ASSERT_GT(r.cases, 1000u);
   EXPECT_GE(r.agreement(), 0.995);

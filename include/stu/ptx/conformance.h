@@ -45,4 +45,10 @@ struct ConformanceReport {
 
 ConformanceReport run_conformance(std::string_view module_text);
 
+// Runs every `.ptx` file named, or found in a named folder (sorted), and merges the
+// reports; each disagreement's text is prefixed with `file:line: `. Returns false (with
+// `error` set) when a file cannot be read: a partial corpus gives no meaningful figure.
+bool run_conformance_paths(const std::vector<std::string>& paths, ConformanceReport& report,
+                           size_t& files, std::string& error);
+
 }  // namespace stu::ptx
