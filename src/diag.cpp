@@ -17,6 +17,11 @@ std::string_view to_string(Severity s) {
 }
 
 void Diagnostics::add(Severity s, isa::Loc loc, std::string message) {
+  // A hostile input can put a megabyte-long name into a message: keep both ends.
+  constexpr size_t kMax = 400;
+  if (message.size() > kMax) {
+    message = message.substr(0, kMax / 2) + " [...] " + message.substr(message.size() - kMax / 2);
+  }
   if (s == Severity::Error) ++errors_;
   if (s == Severity::Warning) ++warnings_;
   diags_.push_back(Diagnostic{s, loc, std::move(message)});

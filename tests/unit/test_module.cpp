@@ -180,6 +180,12 @@ TEST(Module, HostileInputNeverCrashes) {
   Diagnostics d6;
   check_module(parens, d6);
   EXPECT_TRUE(d6.has_errors());
+  std::string huge_name =
+      test::module_with("st.global.u32 [%rd1], %" + std::string(1 << 20, 'x') + ";");
+  Diagnostics d7;
+  check_module(huge_name, d7);
+  ASSERT_TRUE(d7.has_errors());
+  EXPECT_LE(d7.all()[0].message.size(), 420u);
   Diagnostics d4;
   check_module(".version 8.0\n.target sm_90\n/* never closed", d4);
   EXPECT_NE(d4.all().at(0).message.find("unterminated comment"), std::string::npos);
