@@ -162,10 +162,10 @@ int run_check(const Options& o) {
       auto secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       print_diags(d, f, o.max_errors);
       if (!o.quiet) {
-        std::cout << f << ": " << s.target.str() << ", PTX " << s.version.str() << ": " << s.stores
-                  << " stores (" << s.invalid_stores << " invalid) in " << s.instructions
-                  << " instructions, " << d.error_count() << " errors, " << d.warning_count()
-                  << " warnings\n";
+        std::cout << f << ": " << (s.has_target ? s.target.str() : "no target") << ", PTX "
+                  << (s.has_version ? s.version.str() : "?") << ": " << s.stores << " stores ("
+                  << s.invalid_stores << " invalid) in " << s.instructions << " instructions, "
+                  << d.error_count() << " errors, " << d.warning_count() << " warnings\n";
       }
       if (o.stats) {
         std::cout << f << ": " << s.lines << " lines, " << text.size() << " bytes, " << s.functions

@@ -61,6 +61,8 @@ class Reader {
     if (!have_target_ && !opts_.target) d_.error(Loc{1, 1}, "missing '.target' directive");
     stats_.target = ctx_.target;
     stats_.version = ctx_.version;
+    stats_.has_target = have_target_ || opts_.target.has_value();
+    stats_.has_version = have_version_ || opts_.version.has_value();
     return stats_;
   }
 

@@ -52,6 +52,16 @@ expect_status "SASS listing with an odd pair" 1 "$stu" check "$tmp/x.sass"
 printf 'ST.E.64 [R2+0x10], R4, P1;\n@!P0 ST.U8 [0x40], R1;\n' >"$tmp/ok.sass"
 expect_status "SASS listing" 0 "$stu" check "$tmp/ok.sass"
 
+# --max-errors cuts the listing and says how many were left out.
+"$stu" check -q --max-errors 2 "$here/bad_stores.ptx" 2>"$tmp/cut" >/dev/null
+if [[ $(grep -c ': error: ' "$tmp/cut") == 2 ]] && grep -q '13 more errors not shown' "$tmp/cut"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL --max-errors:"
+  cat "$tmp/cut"
+fi
+
 # Exact diagnostics (file name as given on the command line).
 (cd "$here" && "$stu" check -q bad_stores.ptx) 2>"$tmp/diag" >/dev/null
 if diff -u "$here/bad_stores.expected" "$tmp/diag" >"$tmp/diff"; then

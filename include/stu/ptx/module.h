@@ -29,8 +29,10 @@ struct CheckStats {
   size_t stores = 0;          // store-family instructions found
   size_t invalid_stores = 0;  // stores with at least one error
   size_t functions = 0;
-  isa::Target target;
+  isa::Target target;  // what the module was validated for (see has_* below)
   isa::PtxVersion version;
+  bool has_target = false;  // a valid `.target` (or --target) was seen
+  bool has_version = false;
 };
 
 // Called for every store-family instruction that parsed; `valid` is false when validation
