@@ -277,12 +277,10 @@ class StoreParser {
     op.loc = t.loc;
     if (t.is('[')) {
       op.kind = RawOperand::Kind::Address;
-      first_operand_ = false;
       return parse_address(op.addr);
     }
     if (t.is('{')) {
       take();
-      first_operand_ = false;
       op.kind = RawOperand::Kind::Braced;
       Token c = lx_.peek();
       if (c.is('}')) {
@@ -305,7 +303,6 @@ class StoreParser {
       }
     }
     op.kind = RawOperand::Kind::Scalar;
-    first_operand_ = false;
     if (!parse_scalar(op.scalar)) return false;
     // `X+N` / `X+-N` (a constant added to a scalar source; ptxas accepts it).
     if (lx_.peek().is('+') && op.scalar.kind != Operand::Kind::Sink) {
@@ -460,7 +457,6 @@ class StoreParser {
   Lexer& lx_;
   Diagnostics& d_;
   Loc end_loc_;
-  bool first_operand_ = true;
   bool missing_semicolon_ = false;
   bool last_was_semicolon_ = false;
 };

@@ -223,7 +223,7 @@ class Reader {
           if (have_target_) d_.error(t.loc, "duplicate '.target' directive");
           have_target_ = true;
           if (!opts_.target) ctx_.target = *tg;
-          PtxVersion_check(*tg, n.loc);
+          check_target_version(*tg, n.loc);
         }
       } else if (n.text != "texmode_unified" && n.text != "texmode_independent" &&
                  n.text != "debug" && n.text != "map_f64_to_f32") {
@@ -234,7 +234,7 @@ class Reader {
     if (opts_.target) ctx_.target = *opts_.target;
   }
 
-  void PtxVersion_check(const isa::Target& tg, Loc loc) {
+  void check_target_version(const isa::Target& tg, Loc loc) {
     auto need = tg.min_version();
     if (need && have_version_ && ctx_.version < *need && !opts_.version) {
       d_.error(loc, "target " + tg.str() + " requires PTX ISA " + need->str() +
@@ -466,18 +466,16 @@ class Reader {
     while (true) {
       Token sp = lx_.next();
       Symbol sym;
-      bool is_reg = false;
       if (sp.is_word(".param")) {
         sym.kind = Symbol::Kind::Variable;
         sym.space = entry ? isa::Space::ParamEntry : isa::Space::ParamFunc;
+        sym.param_role = returns ? Symbol::ParamRole::Return : Symbol::ParamRole::Input;
       } else if (sp.is_word(".reg")) {
-        is_reg = true;
         sym.kind = Symbol::Kind::Register;
       } else {
         d_.error(sp.loc, "expected '.param' or '.reg' in parameter list, found " + show(sp));
         return false;
       }
-      sym.param_role = returns ? Symbol::ParamRole::Return : Symbol::ParamRole::Input;
       bool have_type = false;
       Token n = lx_.next();
       while (is_directive(n)) {
@@ -500,7 +498,6 @@ class Reader {
         d_.error(n.loc, "expected a parameter name, found " + show(n));
         return false;
       }
-      (void)is_reg;
       symbols_.declare(n.text, sym);
       while (lx_.peek().is('[')) {
         lx_.next();
