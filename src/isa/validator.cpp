@@ -243,9 +243,8 @@ class Validator {
         error(at(QualFamily::Space),
               q(to_string(sem)) + " is not allowed on state space " + q(to_string(*sp)));
       } else if (sem == Sem::Volatile && e == Space::Local) {
-        // PTX ISA 9.1 allows it; ptxas 13.0 (PTX 9.0) rejects it.
-        error(at(QualFamily::Space),
-              "'.volatile' with '.local' requires PTX ISA 9.1 (not supported by ptxas 13.0)");
+        // PTX ISA 9.1 allows it; ptxas 13.0 (which stops at PTX 9.0) rejects it.
+        need_version(ptx(9, 1), at(QualFamily::Space), "'.volatile' with '.local'");
       }
     }
 

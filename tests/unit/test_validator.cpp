@@ -70,7 +70,9 @@ TEST(Validator, OrderingRules) {
                "cannot be combined with cache operator");
   expect_error("st.volatile.global.wt.u32 [%rd1], %r1;", "cannot be combined with cache operator");
   expect_error("st.relaxed.gpu.local.u32 [%rd1], %r1;", "not allowed on state space '.local'");
-  expect_error("st.volatile.local.u32 [%rd1], %r1;", "'.volatile' with '.local'");
+  expect_error("st.volatile.local.u32 [%rd1], %r1;",
+               "'.volatile' with '.local' requires PTX ISA 9.1");
+  expect_ok("st.volatile.local.u32 [%rd1], %r1;", "sm_100a", "9.1");  // the ISA text's rule
   expect_error("st.weak.volatile.global.u32 [%rd1], %r1;", "conflicting memory-ordering");
   expect_error("st.mmio.global.u32 [%rd1], %r1;", "'.mmio' must be combined with '.relaxed'");
   expect_error("st.mmio.relaxed.gpu.global.u32 [%rd1], %r1;", "'.mmio' requires scope '.sys'");
