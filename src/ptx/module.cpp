@@ -593,8 +593,14 @@ class Reader {
       recover_statement();
       return;
     }
-    g.reg = std::string(r.text);
     const Symbol* s = symbols_.find(r.text);
+    if (!s && isa::is_ptx_opcode(r.text)) {
+      // `@ st.global...`: the predicate is missing; check the instruction all the same.
+      d_.error(r.loc, "expected a predicate register after '@', found the instruction " + show(r));
+      instruction(r, isa::Guard{});
+      return;
+    }
+    g.reg = std::string(r.text);
     Token op = lx_.next();
     if (op.kind != TokKind::Word || is_directive(op)) {
       d_.error(op.loc, "expected an instruction after the guard, found " + show(op));

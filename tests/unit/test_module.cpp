@@ -193,3 +193,74 @@ TEST(Module, HostileInputNeverCrashes) {
 
 }  // namespace
 }  // namespace stu::ptx
+
+namespace stu::ptx {
+namespace {
+
+// Module-level diagnostics: each text must give (at least) one error containing `part`.
+TEST(Module, StructureDiagnostics) {
+  const std::string head = ".version 8.0\n.target sm_90\n.address_size 64\n";
+  const std::string body_open = head + ".visible .entry k()\n{\n.reg .b32 %r<4>;\n";
+  struct Case {
+    std::string text;
+    const char* part;
+  };
+  const Case cases[] = {
+      {".target sm_90\n.version 8.0\n", "'.target' must follow the '.version'"},
+      {".version 8.0\n.version 8.0\n.target sm_90\n", "duplicate '.version'"},
+      {".version 8.0\n.target sm_90\n.target sm_90\n", "duplicate '.target'"},
+      {".version eight\n.target sm_90\n", "expected a PTX ISA version"},
+      {".version 12.0\n.target sm_90\n", "unsupported PTX ISA version 12.0"},
+      {".version 8.0\n.target sm_90, turbo\n", "unknown target option 'turbo'"},
+      {".version 8.0\n.target sm_90\n.address_size 32\n", "'.address_size 32' is not supported"},
+      {".version 8.0\n.target sm_90\n.address_size 48\n", "expected '32' or '64'"},
+      {head + ".frobnicate 1;\n", "unknown directive '.frobnicate' at module scope"},
+      {head + "mov.u32 %r1, 1;\n", "unexpected 'mov.u32' at module scope"},
+      {head + ".global gbuf[4];\n", "declaration has no type"},
+      {head + ".global .align x .b8 g[4];\n", "expected an alignment"},
+      {head + ".global .b8 g[x];\n", "expected an array size"},
+      {head + ".global .b8 ;\n", "expected a name in declaration"},
+      {head + ".global .b8 g h;\n", "expected ';' after declaration"},
+      {head + ".section .debug_info {\n.b8 1\n", "unterminated '.section' block"},
+      {head + ".visible", "unexpected end of file after '.visible'"},
+      {head + ".entry k(.param .b32)\n{\nret;\n}\n", "expected a parameter name"},
+      {head + ".entry k(.param p)\n{\nret;\n}\n", "parameter has no type"},
+      {head + ".entry k(.const .b32 p)\n{\nret;\n}\n", "expected '.param' or '.reg'"},
+      {head + ".entry k(.param .b32 p[4)\n{\nret;\n}\n", "expected ']' in parameter array"},
+      {head + ".entry k(.param .b32 p;\n", "expected ',' or ')' in parameter list"},
+      {head + ".entry 42()\n{\nret;\n}\n", "expected a function name"},
+      {head + ".entry k()\n.maxntid 128", "unexpected end of file in the declaration of 'k'"},
+      {head + ".entry k() [\n{\nret;\n}\n", "unexpected '[' in the declaration of 'k'"},
+      {body_open + ".reg .bf16 %b;\nret;\n}\n", "'.bf16' is not a register type"},
+      {body_open + ".reg .b32 %x<y>;\nret;\n}\n", "expected '<count>'"},
+      {body_open + ".reg .b32 %r<4>;\n.reg .b32 %r<4>;\n.reg .b32 q;\n.reg .b32 q;\nret;\n}\n",
+       "'q' is already declared in this scope"},
+      {body_open + ".texture .b32 t;\nret;\n}\n", "unknown directive '.texture' in function body"},
+      {body_open + "@ st.global.u32 [%r1], %r1;\nret;\n}\n", "expected a predicate register"},
+      {body_open + "@%p1 .reg .b32 x;\nret;\n}\n", "expected an instruction after the guard"},
+      {body_open + "add.s32 %r1, %r2, %r3 }\nret;\n}\n", "unexpected '}' inside an instruction"},
+      {body_open + "{\nadd.s32 %r1, %r2, %r3;\nret;\n}\n", "the function body is not closed"},
+      {body_open + "{\n{\nret;\n}\n", "this '{' is never closed"},
+      {body_open + "ret;\n", "missing '}' for this function body"},
+      {body_open + "add.s32 %r1, %r2, %r3", "unexpected end of file: missing ';'"},
+      {body_open + "add.s32 %r1, %r2, %r3\nret;\n}\n",
+       "missing ';' at the end of this instruction"},
+      {body_open + "st.global.u32 [%r1], %r1\nret;\n}\n",
+       "expected ';' at the end of the instruction"},
+      {body_open + "42;\nret;\n}\n", "unexpected '42'"},
+  };
+  for (const Case& c : cases) {
+    Diagnostics d;
+    check_module(c.text, d);
+    bool found = false;
+    for (const auto& x : d.all()) {
+      found |= x.severity == Severity::Error && x.message.find(c.part) != std::string::npos;
+    }
+    std::ostringstream all;
+    d.print(all, "m.ptx");
+    EXPECT_TRUE(found) << "want '" << c.part << "' for:\n" << c.text << "\ngot:\n" << all.str();
+  }
+}
+
+}  // namespace
+}  // namespace stu::ptx
