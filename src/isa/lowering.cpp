@@ -53,21 +53,6 @@ SassScope membar_scope(Scope s) {
   return SassScope::SYS;
 }
 
-std::string operands_of(const Instruction& ins) {
-  std::string s = print(ins.addr);
-  if (ins.split_off) s += ", " + ins.split_off->text;
-  s += ", ";
-  if (ins.src_braced) s += '{';
-  for (size_t i = 0; i < ins.src.size(); ++i) {
-    if (i) s += ", ";
-    s += ins.src[i].text;
-  }
-  if (ins.src_braced) s += '}';
-  if (ins.policy) s += ", " + ins.policy->text;
-  if (ins.mbar) s += ", " + print(*ins.mbar);
-  return s;
-}
-
 }  // namespace
 
 std::string SassInstr::str() const {
@@ -141,7 +126,7 @@ std::string SassInstr::str() const {
 std::vector<SassInstr> lower(const Instruction& ins) {
   std::vector<SassInstr> out;
   SassInstr st;
-  st.operands = operands_of(ins);
+  st.operands = print_operands(ins);
   if (ins.op == Opcode::Tcgen05St) {
     st.opcode = SassOpcode::STTM;
     out.push_back(st);

@@ -53,6 +53,21 @@ std::string print(const Address& a) {
   return s;
 }
 
+std::string print_operands(const Instruction& ins) {
+  std::string s = print(ins.addr);
+  if (ins.split_off) s += ", " + print(*ins.split_off);
+  s += ", ";
+  if (ins.src_braced) s += '{';
+  for (size_t i = 0; i < ins.src.size(); ++i) {
+    if (i) s += ", ";
+    s += print(ins.src[i]);
+  }
+  if (ins.src_braced) s += '}';
+  if (ins.policy) s += ", " + print(*ins.policy);
+  if (ins.mbar) s += ", " + print(*ins.mbar);
+  return s;
+}
+
 std::string print(const Instruction& ins) {
   std::string s;
   if (ins.guard.present()) {
@@ -62,26 +77,7 @@ std::string print(const Instruction& ins) {
   }
   s += print_opcode(ins);
   s += ' ';
-  s += print(ins.addr);
-  if (ins.split_off) {
-    s += ", ";
-    s += ins.split_off->text;
-  }
-  s += ", ";
-  if (ins.src_braced) s += '{';
-  for (size_t i = 0; i < ins.src.size(); ++i) {
-    if (i) s += ", ";
-    s += print(ins.src[i]);
-  }
-  if (ins.src_braced) s += '}';
-  if (ins.policy) {
-    s += ", ";
-    s += print(*ins.policy);
-  }
-  if (ins.mbar) {
-    s += ", ";
-    s += print(*ins.mbar);
-  }
+  s += print_operands(ins);
   s += ';';
   return s;
 }

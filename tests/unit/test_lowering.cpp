@@ -75,6 +75,13 @@ TEST(Lowering, V8WriteMaskClearsSinks) {
   EXPECT_EQ(lower(*v4)[0].write_mask, 0b11111100);
 }
 
+TEST(Lowering, OperandsAreThePtxOperands) {
+  Diagnostics d;
+  auto ins = parse_instruction("st.global.L2::cache_hint.u32 [%rd1+-8], %r1+4, %rd2;", d);
+  ASSERT_TRUE(ins);
+  EXPECT_EQ(lower(*ins)[0].operands, "[%rd1+-8], %r1+4, %rd2");
+}
+
 TEST(Lowering, CacheHintUsesTheDescriptor) {
   Diagnostics d;
   auto ins = parse_instruction("st.global.L2::cache_hint.b32 [%rd1], %r1, %rd2;", d);

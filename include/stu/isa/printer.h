@@ -14,5 +14,7 @@ std::string print(const Address& a);
 std::string print(const Operand& o);
 // The opcode with its qualifiers only (`st.relaxed.sys.global.u32`).
 std::string print_opcode(const Instruction& ins);
+// The operands only (`[%rd1+8], {%r1, %r2}`).
+std::string print_operands(const Instruction& ins);
 
 }  // namespace stu::isa
