@@ -1,0 +1,59 @@
+// Per-lane accesses and their coalescing into 128-byte line requests.
+//
+// A warp store becomes one LaneAccess per active, non-faulting lane (a vector is one
+// contiguous access whose byte mask leaves out sink elements), and then a list of
+// LineRequests: one per (destination, 128-byte line) touched, each with a 4-bit sector mask,
+// a 128-bit byte mask and the data. Order (docs/golden.md): ascending destination (space,
+// CTA, thread), then ascending line address.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "stu/golden/address.h"
+
+namespace stu::golden {
+
+inline constexpr unsigned kLineBytes = 128;
+inline constexpr unsigned kSectorBytes = 32;
+inline constexpr unsigned kMaxAccessBytes = 32;  // .v8.b32 / .v4.b64
+
+// 128 bits, one per byte of a line.
+struct LineByteMask {
+  uint64_t lo = 0;  // bytes 0..63
+  uint64_t hi = 0;  // bytes 64..127
+  bool test(unsigned i) const { return (i < 64 ? lo >> i : hi >> (i - 64)) & 1; }
+  void set(unsigned i) { (i < 64 ? lo : hi) |= uint64_t(1) << (i & 63); }
+  bool empty() const { return (lo | hi) == 0; }
+  unsigned count() const;
+  // Bit s set when any byte of sector s (32 bytes) is written.
+  uint8_t sectors() const;
+  bool operator==(const LineByteMask& o) const { return lo == o.lo && hi == o.hi; }
+};
+
+struct LaneAccess {
+  uint8_t lane = 0;
+  uint8_t size = 0;        // bytes, 1..32
+  uint32_t byte_mask = 0;  // bit i: byte i of data is written (sinks clear theirs)
+  Dest dest;
+  uint64_t offset = 0;                          // first byte, in the destination space
+  std::array<uint8_t, kMaxAccessBytes> data{};  // little-endian
+};
+
+struct LineRequest {
+  Dest dest;
+  uint64_t line = 0;        // offset of the line's first byte (multiple of 128)
+  uint8_t sector_mask = 0;  // bit s: sector s has a written byte
+  LineByteMask bytes;
+  uint32_t lane_mask = 0;  // lanes that contributed
+  uint8_t first_lane = 0;  // lowest contributing lane (whose cache policy the line carries)
+  std::array<uint8_t, kLineBytes> data{};  // bytes not in the mask are 0
+};
+
+// Coalesces accesses (in any order) into line requests, appended to `out` in the documented
+// order. When two lanes write the same byte, the higher lane wins (data of a warp store to
+// one location by several lanes: PTX leaves it to one of them; the model picks the highest).
+void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& out);
+
+}  // namespace stu::golden

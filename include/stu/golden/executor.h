@@ -1,0 +1,134 @@
+// The warp-level executor: one decoded store (PTX `st`, `st.async`, `tcgen05.st`, or SASS
+// `ST`) for one warp, producing the memory effects, a fault per lane and the ordered list of
+// transactions. It composes the pure functions of address.h, access.h, tmem.h, mbarrier.h
+// and policy.h; the only state it changes is the MachineState passed in.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "stu/golden/access.h"
+#include "stu/golden/fault.h"
+#include "stu/golden/policy.h"
+#include "stu/golden/state.h"
+#include "stu/isa/instruction.h"
+#include "stu/isa/sass.h"
+
+namespace stu::golden {
+
+// A register value as a store reads it: up to 128 bits (.b128), little-endian halves.
+struct RegValue {
+  uint64_t lo = 0;
+  uint64_t hi = 0;
+};
+
+struct WarpContext {
+  uint16_t cta = 0;
+  uint16_t warp = 0;
+  uint32_t active = 0xFFFFFFFFu;  // lanes that execute (after predication)
+};
+
+// Per-lane operand values of a PTX store. The executor adds the instruction's address offset.
+struct WarpOperands {
+  std::array<uint64_t, 32> addr{};    // the address register (or symbol address; 0 for [imm])
+  std::vector<RegValue> src;          // src[element * 32 + lane], in brace order; sinks ignored
+  std::array<uint64_t, 32> policy{};  // .L2::cache_hint operand
+  std::array<uint64_t, 32> mbar{};    // st.async [mbar] register (the executor adds the offset)
+  const RegValue& value(unsigned element, unsigned lane) const { return src[element * 32 + lane]; }
+};
+
+// Ordering metadata every store carries (what a memory system must honour).
+struct Ordering {
+  isa::Sem sem = isa::Sem::Weak;    // weak, volatile, relaxed, release
+  bool strong = false;              // relaxed/release/volatile/mmio
+  std::optional<isa::Scope> scope;  // effective scope (.sys to shared behaves as .cluster)
+  bool release = false;             // prior stores must be visible first (fence before)
+  bool mmio = false;                // performed exactly once, never combined
+  bool is_volatile = false;
+  bool async = false;  // st.async / tcgen05.st (completes asynchronously)
+};
+
+struct CacheAttrs {
+  std::optional<isa::CacheOp> cop;
+  std::optional<isa::L1Evict> l1;
+  std::optional<isa::L2Evict> l2;
+  bool has_policy = false;
+  CachePolicy policy;  // decoded from the lowest active lane's operand
+};
+
+// One 32-cell run of a TMEM row written by tcgen05.st (cells not in the mask untouched).
+struct TmemWrite {
+  uint16_t cta = 0;
+  uint16_t lane = 0;      // TMEM lane (row)
+  uint16_t col = 0;       // first column (a multiple of 32)
+  uint32_t col_mask = 0;  // bit i: column col + i written
+  bool unpacked = false;  // cells hold a 16-bit half in bits 15:0 (upper bits: see docs)
+  std::array<uint32_t, 32> data{};
+};
+
+struct MbarEvent {
+  uint16_t cta = 0;
+  uint64_t offset = 0;  // shared-memory offset of the barrier
+  uint32_t bytes = 0;   // complete-tx count
+  uint8_t lane = 0;
+  bool phase_completed = false;
+};
+
+struct StoreResult {
+  std::array<Fault, 32> fault{};
+  uint32_t fault_mask = 0;
+  uint32_t stored_mask = 0;        // lanes whose bytes were written
+  uint32_t forced_align_mask = 0;  // SASS ForceAlign: lanes whose address was aligned down
+  std::vector<LineRequest> lines;  // documented order (access.h)
+  std::vector<TmemWrite> tmem;     // ascending lane, then column
+  std::vector<MbarEvent> mbar;     // in lane order
+  Ordering order;
+  CacheAttrs cache;
+  uint64_t bytes = 0;  // bytes written in all
+
+  void clear();  // keeps capacity
+  void set_fault(unsigned lane, FaultKind k, uint64_t addr);
+};
+
+// Scratch space reused across calls so that steady-state execution allocates nothing.
+struct Scratch {
+  std::vector<LaneAccess> accesses;
+};
+
+// Executes a PTX store. Validation is the ISA layer's job; an instruction missing what its
+// form needs (no type, too few source values) faults every active lane with BadInstruction.
+void execute(MachineState& m, const isa::Instruction& ins, const WarpContext& ctx,
+             const WarpOperands& ops, StoreResult& out, Scratch& scratch);
+
+// The register file a SASS `ST` reads: 32-bit registers R0..R254 per lane (RZ reads 0) and
+// predicates P0..P6 per lane (PT true).
+class SassRegisterFile {
+ public:
+  SassRegisterFile() : r_(255 * 32, 0), p_{} {}
+  uint32_t read(unsigned lane, unsigned reg) const { return reg >= 255 ? 0 : r_[reg * 32 + lane]; }
+  void write(unsigned lane, unsigned reg, uint32_t v) {
+    if (reg < 255) r_[reg * 32 + lane] = v;
+  }
+  bool pred(unsigned lane, unsigned p) const { return p >= 7 ? true : (p_[lane] >> p) & 1; }
+  void set_pred(unsigned lane, unsigned p, bool v) {
+    if (p < 7) p_[lane] = uint8_t(v ? p_[lane] | (1u << p) : p_[lane] & ~(1u << p));
+  }
+
+ private:
+  std::vector<uint32_t> r_;
+  std::array<uint8_t, 32> p_;
+};
+
+// The effective address of SASS `ST` for one lane (seed 002): [ImmU32] or RZ or Ra beyond
+// the register count: the zero-extended immediate; otherwise Ra (or {Ra+1, Ra} with .E)
+// plus the sign-extended 32-bit immediate.
+uint64_t sass_address(const isa::SassSt& s, const SassRegisterFile& rf, unsigned lane,
+                      uint32_t reg_count);
+
+// Executes SASS `ST` (guard included: lanes whose @Pg is false do not execute).
+void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
+                  const SassRegisterFile& rf, StoreResult& out, Scratch& scratch);
+
+}  // namespace stu::golden

@@ -1,0 +1,67 @@
+#include "stu/golden/access.h"
+
+#include <algorithm>
+
+namespace stu::golden {
+
+unsigned LineByteMask::count() const {
+  return unsigned(__builtin_popcountll(lo) + __builtin_popcountll(hi));
+}
+
+uint8_t LineByteMask::sectors() const {
+  uint8_t s = 0;
+  if (lo & 0xFFFF'FFFFull) s |= 1;
+  if (lo >> 32) s |= 2;
+  if (hi & 0xFFFF'FFFFull) s |= 4;
+  if (hi >> 32) s |= 8;
+  return s;
+}
+
+void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& out) {
+  const size_t first = out.size();
+  size_t hit = first;  // index of the line the previous segment went to
+  for (size_t i = 0; i < n; ++i) {
+    const LaneAccess& a = accesses[i];
+    unsigned b = 0;
+    while (b < a.size) {
+      const uint64_t at = a.offset + b;
+      const uint64_t line = at & ~uint64_t(kLineBytes - 1);
+      const unsigned in_line = unsigned(at - line);
+      const unsigned len = std::min<unsigned>(a.size - b, kLineBytes - in_line);
+      const uint32_t seg_mask = (a.byte_mask >> b) & (len >= 32 ? ~0u : ((1u << len) - 1));
+      if (seg_mask != 0) {
+        if (hit >= out.size() || out[hit].line != line || out[hit].dest != a.dest) {
+          hit = first;
+          while (hit < out.size() && (out[hit].line != line || out[hit].dest != a.dest)) ++hit;
+          if (hit == out.size()) {
+            out.emplace_back();
+            LineRequest& r = out.back();
+            r.dest = a.dest;
+            r.line = line;
+            r.first_lane = a.lane;
+          }
+        }
+        LineRequest& r = out[hit];
+        for (unsigned k = 0; k < len; ++k) {
+          if ((seg_mask >> k) & 1) {
+            r.bytes.set(in_line + k);
+            r.data[in_line + k] = a.data[b + k];
+          }
+        }
+        r.lane_mask |= uint32_t(1) << a.lane;
+        if (a.lane < r.first_lane) r.first_lane = a.lane;
+      }
+      b += len;
+    }
+  }
+  for (size_t i = first; i < out.size(); ++i) out[i].sector_mask = out[i].bytes.sectors();
+  if (out.size() - first > 1) {
+    std::sort(out.begin() + ptrdiff_t(first), out.end(),
+              [](const LineRequest& x, const LineRequest& y) {
+                if (x.dest != y.dest) return x.dest < y.dest;
+                return x.line < y.line;
+              });
+  }
+}
+
+}  // namespace stu::golden

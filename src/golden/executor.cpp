@@ -1,0 +1,401 @@
+#include "stu/golden/executor.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "stu/isa/lexer.h"
+
+namespace stu::golden {
+
+using isa::Instruction;
+using isa::Opcode;
+using isa::Sem;
+
+void StoreResult::clear() {
+  fault.fill(Fault{});
+  fault_mask = 0;
+  stored_mask = 0;
+  forced_align_mask = 0;
+  lines.clear();
+  tmem.clear();
+  mbar.clear();
+  order = Ordering{};
+  cache = CacheAttrs{};
+  bytes = 0;
+}
+
+void StoreResult::set_fault(unsigned lane, FaultKind k, uint64_t addr) {
+  fault[lane] = Fault{k, addr};
+  fault_mask |= uint32_t(1) << lane;
+}
+
+namespace {
+
+unsigned popcount_bytes(uint32_t byte_mask) { return unsigned(__builtin_popcount(byte_mask)); }
+
+unsigned lowest_lane(uint32_t mask) { return mask ? unsigned(__builtin_ctz(mask)) : 0; }
+
+void fault_all(StoreResult& out, uint32_t mask, FaultKind k, uint64_t addr = 0) {
+  for (uint32_t m = mask; m; m &= m - 1) out.set_fault(unsigned(__builtin_ctz(m)), k, addr);
+}
+
+// st.async without the mbarrier completion mechanism, in its release (global) form.
+bool is_async_release(const Instruction& ins) {
+  if (ins.op != Opcode::StAsync || ins.complete_tx) return false;
+  if (ins.space) return isa::effective(*ins.space) == isa::Space::Global;
+  return ins.sem == Sem::Release || ins.mmio || (ins.scope && *ins.scope != isa::Scope::Cluster);
+}
+
+Ordering ordering_of(const Instruction& ins) {
+  Ordering o;
+  o.async = ins.op != Opcode::St;
+  if (ins.op == Opcode::Tcgen05St) return o;
+  if (ins.op == Opcode::StAsync && !is_async_release(ins)) return o;  // weak data store
+  o.sem = ins.effective_sem();
+  if (ins.op == Opcode::StAsync) o.sem = Sem::Release;  // the release form
+  if (ins.mmio) {
+    o.mmio = true;
+    o.strong = true;
+    o.sem = Sem::Relaxed;
+    o.scope = isa::Scope::Sys;
+    if (ins.op == Opcode::StAsync) o.sem = Sem::Release;
+  } else if (o.sem == Sem::Volatile) {
+    o.is_volatile = true;
+    o.strong = true;
+    o.scope = isa::Scope::Sys;  // volatile behaves as relaxed at system scope
+  } else if (o.sem == Sem::Relaxed || o.sem == Sem::Release) {
+    o.strong = true;
+    o.scope = ins.scope;
+  }
+  o.release = o.sem == Sem::Release;
+  return o;
+}
+
+// A qualifier the resolved space forbids (generic stores resolve per lane), or read-only.
+FaultKind space_fault(const Instruction& ins, MemSpace s) {
+  const bool async_weak = ins.op == Opcode::StAsync && !is_async_release(ins);
+  if (ins.op == Opcode::StAsync) {
+    if (async_weak) return s == MemSpace::Shared ? FaultKind::None : FaultKind::IllegalForSpace;
+    return s == MemSpace::Global ? FaultKind::None : FaultKind::IllegalForSpace;
+  }
+  if (s == MemSpace::KernelParam || s == MemSpace::Const) return FaultKind::ReadOnly;
+  if (s == MemSpace::Global) return FaultKind::None;
+  const unsigned bits = ins.type ? isa::bits_of(*ins.type) : 0;
+  const bool wide256 = ins.vec && ((*ins.vec == isa::Vec::V8 && bits == 32) ||
+                                   (*ins.vec == isa::Vec::V4 && bits == 64));
+  const Sem sem = ins.effective_sem();
+  // Global-only qualifiers: .mmio, .L2::cache_hint, L2 eviction, L1 eviction, 256-bit vectors.
+  if (ins.mmio || ins.cache_hint || ins.l2 || ins.l1 || wide256) return FaultKind::IllegalForSpace;
+  if (s == MemSpace::Shared) return FaultKind::None;
+  // .local and .param::func: no .relaxed/.release; .param::func no .volatile either.
+  if (sem == Sem::Relaxed || sem == Sem::Release) return FaultKind::IllegalForSpace;
+  if (s == MemSpace::ParamFunc && sem == Sem::Volatile) return FaultKind::IllegalForSpace;
+  return FaultKind::None;
+}
+
+Resolved resolve(const MachineState& m, const Instruction& ins, uint64_t a, ThreadId who) {
+  if (ins.space) return resolve_space(m.config(), *ins.space, a, who);
+  return resolve_generic(m.config(), a, who);
+}
+
+uint64_t address_of(const isa::Address& addr, uint64_t reg_value) {
+  if (addr.base == isa::Address::Base::Immediate) return uint64_t(addr.offset);
+  return reg_value + uint64_t(addr.offset);
+}
+
+// Writes the line requests to memory and accounts for them.
+void commit_lines(MachineState& m, StoreResult& out) {
+  for (const LineRequest& l : out.lines) {
+    m.apply(l);
+    out.bytes += l.bytes.count();
+  }
+}
+
+// Pending complete-tx updates of one warp store, on a small cache of barrier states.
+struct MbarCache {
+  struct Entry {
+    uint16_t cta;
+    uint64_t offset;
+    MbarState state;
+  };
+  std::vector<Entry> entries;
+  Entry& get(const MachineState& m, uint16_t cta, uint64_t offset) {
+    for (Entry& e : entries)
+      if (e.cta == cta && e.offset == offset) return e;
+    entries.push_back(Entry{cta, offset, m.mbar(cta, offset)});
+    return entries.back();
+  }
+};
+
+void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext& ctx,
+                     const WarpOperands& ops, StoreResult& out) {
+  const unsigned regs = ins.tmem_regs();
+  if (!ins.shape || regs == 0 || ops.src.size() < size_t(regs) * 32) {
+    fault_all(out, ctx.active, FaultKind::BadInstruction);
+    return;
+  }
+  if (ctx.active != 0xFFFFFFFFu) {  // .sync.aligned: the whole warp executes it
+    fault_all(out, ctx.active, FaultKind::TmemInactiveThreads);
+    return;
+  }
+  const uint64_t taddr = address_of(ins.addr, ops.addr[0]);
+  for (unsigned t = 1; t < 32; ++t) {
+    if (address_of(ins.addr, ops.addr[t]) != taddr) {
+      for (unsigned l = 0; l < 32; ++l)
+        out.set_fault(l, FaultKind::TmemAddrNotUniform, address_of(ins.addr, ops.addr[l]));
+      return;
+    }
+  }
+  if (taddr > 0xFFFF'FFFFull) {
+    fault_all(out, ctx.active, FaultKind::OutOfWindow, taddr);
+    return;
+  }
+  uint64_t split = 0;
+  if (ins.split_off && !isa::parse_int_literal(ins.split_off->text, split)) {
+    fault_all(out, ctx.active, FaultKind::BadInstruction);
+    return;
+  }
+  if (ctx.cta >= m.config().cluster_ctas) {
+    fault_all(out, ctx.active, FaultKind::OutOfWindow, taddr);
+    return;
+  }
+  CtaState& cta = m.cta(ctx.cta);
+  const TmemAddr base0 = TmemAddr::decode(uint32_t(taddr));
+  const TmemAddr base1 = TmemAddr::decode(uint32_t(taddr + split));
+  const unsigned quarter = ctx.warp % 4;
+  const isa::TmemShape shape = *ins.shape;
+
+  // Pass 1: per-thread faults (a thread that touches a forbidden cell writes nothing).
+  TmemCellRef cells[2];
+  for (unsigned t = 0; t < 32; ++t) {
+    for (unsigned j = 0; j < regs && !(out.fault_mask >> t & 1); ++j) {
+      const unsigned n = tmem_cells(shape, ins.unpack16, t, j, cells);
+      for (unsigned c = 0; c < n; ++c) {
+        const TmemAddr& b = cells[c].second ? base1 : base0;
+        const uint32_t lane = b.lane + cells[c].lane, col = b.col + cells[c].col;
+        const uint32_t cell_addr = TmemAddr{lane, col}.encode();
+        if (lane >= kTmemLanes || lane / 32 != quarter) {
+          out.set_fault(t, FaultKind::TmemLaneQuarter, cell_addr);
+          break;
+        }
+        if (!cta.tmem_alloc.allocated(col)) {
+          out.set_fault(t, FaultKind::TmemColumnRange, cell_addr);
+          break;
+        }
+      }
+    }
+  }
+  // Pass 2: write and gather 32-column runs per TMEM lane.
+  uint32_t* tm = cta.tmem_cells();
+  int16_t index[kTmemLanes * (kTmemColumns / 32)];
+  std::fill(std::begin(index), std::end(index), int16_t(-1));
+  for (unsigned t = 0; t < 32; ++t) {
+    if (out.fault_mask >> t & 1) continue;
+    for (unsigned j = 0; j < regs; ++j) {
+      const uint32_t v = uint32_t(ops.value(j, t).lo);
+      const unsigned n = tmem_cells(shape, ins.unpack16, t, j, cells);
+      for (unsigned c = 0; c < n; ++c) {
+        const TmemAddr& b = cells[c].second ? base1 : base0;
+        const uint32_t lane = b.lane + cells[c].lane, col = b.col + cells[c].col;
+        // Unpacked: the half goes to bits 15:0 and bits 31:16 are written as zero.
+        const uint32_t cell = ins.unpack16 ? (cells[c].half ? v >> 16 : v & 0xFFFFu) : v;
+        tm[lane * kTmemColumns + col] = cell;
+        int16_t& slot = index[lane * (kTmemColumns / 32) + col / 32];
+        if (slot < 0) {
+          slot = int16_t(out.tmem.size());
+          out.tmem.emplace_back();
+          TmemWrite& w = out.tmem.back();
+          w.cta = ctx.cta;
+          w.lane = uint16_t(lane);
+          w.col = uint16_t(col & ~31u);
+          w.unpacked = ins.unpack16;
+        }
+        TmemWrite& w = out.tmem[size_t(slot)];
+        w.col_mask |= uint32_t(1) << (col % 32);
+        w.data[col % 32] = cell;
+        out.bytes += 4;
+      }
+    }
+    out.stored_mask |= uint32_t(1) << t;
+  }
+  std::sort(out.tmem.begin(), out.tmem.end(), [](const TmemWrite& a, const TmemWrite& b) {
+    return a.lane != b.lane ? a.lane < b.lane : a.col < b.col;
+  });
+}
+
+}  // namespace
+
+void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
+             const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
+  out.clear();
+  out.order = ordering_of(ins);
+  out.cache.cop = ins.cop;
+  out.cache.l1 = ins.l1;
+  out.cache.l2 = ins.l2;
+  if (ins.cache_hint) {
+    out.cache.has_policy = true;
+    out.cache.policy = decode_policy(ops.policy[lowest_lane(ctx.active)]);
+  }
+  if (ctx.active == 0) return;
+  if (ins.op == Opcode::Tcgen05St) {
+    execute_tcgen05(m, ins, ctx, ops, out);
+    return;
+  }
+  const unsigned elems = ins.vec_lanes();
+  if (!ins.type || ops.src.size() < size_t(elems) * 32 || ctx.cta >= m.config().cluster_ctas) {
+    fault_all(out, ctx.active, FaultKind::BadInstruction);
+    return;
+  }
+  const unsigned esize = isa::bytes_of(*ins.type);
+  const unsigned size = esize * elems;
+  if (size == 0 || size > kMaxAccessBytes) {
+    fault_all(out, ctx.active, FaultKind::BadInstruction);
+    return;
+  }
+  uint32_t byte_mask = size >= 32 ? ~0u : ((1u << size) - 1);
+  if (ins.src.size() == elems) {
+    for (unsigned e = 0; e < elems; ++e) {
+      if (ins.src[e].kind == isa::Operand::Kind::Sink)
+        byte_mask &= ~((esize >= 32 ? ~0u : ((1u << esize) - 1)) << (e * esize));
+    }
+  }
+  const bool async_weak = ins.op == Opcode::StAsync && !is_async_release(ins);
+  if (async_weak && m.config().cluster_ctas < 2) {
+    fault_all(out, ctx.active, FaultKind::ClusterTooSmall);
+    return;
+  }
+
+  MbarCache mbars;
+  scratch.accesses.clear();
+  bool any_global = false, any_shared = false;
+  for (uint32_t act = ctx.active; act; act &= act - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(act));
+    const ThreadId who{ctx.cta, ctx.warp, uint8_t(lane)};
+    const uint64_t a = address_of(ins.addr, ops.addr[lane]);
+    if (!is_aligned(a, size)) {
+      out.set_fault(lane, FaultKind::Misaligned, a);
+      continue;
+    }
+    const Resolved r = resolve(m, ins, a, who);
+    if (r.fault) {
+      out.set_fault(lane, r.fault.kind, a);
+      continue;
+    }
+    FaultKind f = space_fault(ins, r.dest.space);
+    if (f == FaultKind::None) f = m.check_store(r.dest, r.offset, size);
+    if (f != FaultKind::None) {
+      out.set_fault(lane, f, a);
+      continue;
+    }
+    if (async_weak && ins.mbar) {  // complete-tx on the barrier of the destination CTA
+      const uint64_t ma = address_of(*ins.mbar, ops.mbar[lane]);
+      const Resolved mr = resolve(m, ins, ma, who);
+      FaultKind mf = mr.fault.kind;
+      if (mf == FaultKind::None && mr.dest.space != MemSpace::Shared) mf = FaultKind::MbarNotShared;
+      if (mf == FaultKind::None && !is_aligned(ma, 8)) mf = FaultKind::MbarMisaligned;
+      if (mf == FaultKind::None) mf = m.check_store(mr.dest, mr.offset, 8);
+      if (mf == FaultKind::None && mr.dest.cta != r.dest.cta) mf = FaultKind::MbarCtaMismatch;
+      if (mf == FaultKind::None) {
+        MbarCache::Entry& e = mbars.get(m, mr.dest.cta, mr.offset);
+        const MbarStep step =
+            mbar_step(e.state, MbarOp{MbarOpKind::CompleteTx, popcount_bytes(byte_mask)});
+        mf = step.fault;
+        if (mf == FaultKind::None) {
+          e.state = step.next;
+          out.mbar.push_back(MbarEvent{mr.dest.cta, mr.offset, popcount_bytes(byte_mask),
+                                       uint8_t(lane), step.phase_completed});
+        }
+      }
+      if (mf != FaultKind::None) {
+        out.set_fault(lane, mf, ma);
+        continue;
+      }
+    }
+    scratch.accesses.emplace_back();
+    LaneAccess& acc = scratch.accesses.back();
+    acc.lane = uint8_t(lane);
+    acc.size = uint8_t(size);
+    acc.byte_mask = byte_mask;
+    acc.dest = r.dest;
+    acc.offset = r.offset;
+    for (unsigned e = 0; e < elems; ++e) {
+      const RegValue& v = ops.value(e, lane);
+      uint8_t* d = acc.data.data() + e * esize;
+      for (unsigned b = 0; b < esize; ++b)
+        d[b] = uint8_t(b < 8 ? v.lo >> (8 * b) : v.hi >> (8 * (b - 8)));
+    }
+    out.stored_mask |= uint32_t(1) << lane;
+    any_global |= r.dest.space == MemSpace::Global;
+    any_shared |= r.dest.space == MemSpace::Shared;
+  }
+  // A .sys-scoped strong store that only reaches shared memory behaves as .cluster.
+  if (out.order.scope == isa::Scope::Sys && any_shared && !any_global)
+    out.order.scope = isa::Scope::Cluster;
+  coalesce(scratch.accesses.data(), scratch.accesses.size(), out.lines);
+  commit_lines(m, out);
+  for (const MbarCache::Entry& e : mbars.entries) m.set_mbar(e.cta, e.offset, e.state);
+}
+
+uint64_t sass_address(const isa::SassSt& s, const SassRegisterFile& rf, unsigned lane,
+                      uint32_t reg_count) {
+  if (s.absolute() || s.ra >= reg_count) return uint64_t(uint32_t(s.imm));
+  uint64_t base = rf.read(lane, s.ra);
+  if (s.extended) {
+    const unsigned hi = s.ra + 1u < reg_count ? s.ra + 1u : isa::kRZ;
+    base |= uint64_t(rf.read(lane, hi)) << 32;
+  }
+  return base + uint64_t(int64_t(int32_t(uint32_t(s.imm))));
+}
+
+void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
+                  const SassRegisterFile& rf, StoreResult& out, Scratch& scratch) {
+  out.clear();
+  out.cache.cop = isa::CacheOp(uint8_t(s.cop));  // WB, CG, CS, WT in the same order
+  const ModelConfig& cfg = m.config();
+  const unsigned size = isa::bytes_of(s.size);
+  scratch.accesses.clear();
+  if (ctx.cta >= cfg.cluster_ctas) {
+    fault_all(out, ctx.active, FaultKind::BadInstruction);
+    return;
+  }
+  for (uint32_t act = ctx.active; act; act &= act - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(act));
+    if (s.guard && rf.pred(lane, s.guard->index) == s.guard->negated) continue;
+    uint64_t a = sass_address(s, rf, lane, cfg.sass_regs);
+    if (!is_aligned(a, size)) {
+      if (cfg.sass_misalign == MisalignMode::Fault) {
+        out.set_fault(lane, FaultKind::Misaligned, a);
+        continue;
+      }
+      a &= ~uint64_t(size - 1);
+      out.forced_align_mask |= uint32_t(1) << lane;
+    }
+    const ThreadId who{ctx.cta, ctx.warp, uint8_t(lane)};
+    const Resolved r = resolve_generic(cfg, a, who);
+    const bool plg = rf.pred(lane, s.plg.index) != s.plg.negated;
+    FaultKind f = r.fault.kind;
+    if (f == FaultKind::None && plg == (r.dest.space == MemSpace::Shared))
+      f = FaultKind::PlgMismatch;
+    if (f == FaultKind::None) f = m.check_store(r.dest, r.offset, size);
+    if (f != FaultKind::None) {
+      out.set_fault(lane, f, a);
+      continue;
+    }
+    scratch.accesses.emplace_back();
+    LaneAccess& acc = scratch.accesses.back();
+    acc.lane = uint8_t(lane);
+    acc.size = uint8_t(size);
+    acc.byte_mask = size >= 32 ? ~0u : ((1u << size) - 1);
+    acc.dest = r.dest;
+    acc.offset = r.offset;
+    for (unsigned b = 0; b < size; ++b) {  // .64/.128: consecutive registers from Rb
+      const unsigned reg = s.rb == isa::kRZ ? isa::kRZ : s.rb + b / 4;
+      acc.data[b] = uint8_t(rf.read(lane, reg) >> (8 * (b % 4)));
+    }
+    out.stored_mask |= uint32_t(1) << lane;
+  }
+  coalesce(scratch.accesses.data(), scratch.accesses.size(), out.lines);
+  commit_lines(m, out);
+}
+
+}  // namespace stu::golden

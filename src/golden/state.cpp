@@ -1,0 +1,256 @@
+#include "stu/golden/state.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace stu::golden {
+
+// --- SparseMemory ---------------------------------------------------------------------------
+
+uint8_t SparseMemory::read8(uint64_t addr) const {
+  auto it = pages_.find(addr >> kPageBits);
+  return it == pages_.end() ? fill_ : it->second[addr & (kPageBytes - 1)];
+}
+
+void SparseMemory::read(uint64_t addr, uint8_t* out, size_t n) const {
+  while (n > 0) {
+    const uint64_t in_page = addr & (kPageBytes - 1);
+    const size_t len = std::min<uint64_t>(n, kPageBytes - in_page);
+    auto it = pages_.find(addr >> kPageBits);
+    if (it == pages_.end())
+      std::memset(out, fill_, len);
+    else
+      std::memcpy(out, it->second.get() + in_page, len);
+    out += len;
+    addr += len;
+    n -= len;
+  }
+}
+
+uint8_t* SparseMemory::page_for_write(uint64_t number) {
+  if (number == last_number_) return last_page_;
+  auto& slot = pages_[number];
+  if (!slot) {
+    slot.reset(new uint8_t[kPageBytes]);
+    std::memset(slot.get(), fill_, kPageBytes);
+  }
+  last_number_ = number;
+  last_page_ = slot.get();
+  return last_page_;
+}
+
+void SparseMemory::write(uint64_t addr, const uint8_t* data, size_t n) {
+  while (n > 0) {
+    const uint64_t in_page = addr & (kPageBytes - 1);
+    const size_t len = std::min<uint64_t>(n, kPageBytes - in_page);
+    std::memcpy(page_for_write(addr >> kPageBits) + in_page, data, len);
+    data += len;
+    addr += len;
+    n -= len;
+  }
+}
+
+void SparseMemory::write_line(uint64_t line, const LineByteMask& mask, const uint8_t* data) {
+  uint8_t* p = page_for_write(line >> kPageBits) + (line & (kPageBytes - 1));
+  if (mask.lo == ~uint64_t(0) && mask.hi == ~uint64_t(0)) {
+    std::memcpy(p, data, 128);
+    return;
+  }
+  for (unsigned half = 0; half < 2; ++half) {
+    uint64_t m = half ? mask.hi : mask.lo;
+    while (m) {
+      const unsigned i = unsigned(__builtin_ctzll(m)) + 64 * half;
+      p[i] = data[i];
+      m &= m - 1;
+    }
+  }
+}
+
+std::vector<uint64_t> SparseMemory::page_numbers() const {
+  std::vector<uint64_t> v;
+  v.reserve(pages_.size());
+  for (const auto& kv : pages_) v.push_back(kv.first);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+const uint8_t* SparseMemory::page(uint64_t number) const {
+  auto it = pages_.find(number);
+  return it == pages_.end() ? nullptr : it->second.get();
+}
+
+// --- GlobalAllocations ------------------------------------------------------------------------
+
+bool GlobalAllocations::add(uint64_t base, uint64_t size) {
+  if (size == 0 || base + size < base) return false;
+  auto next = ranges_.lower_bound(base);
+  if (next != ranges_.end() && next->first < base + size) return false;
+  if (next != ranges_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second > base) return false;
+  }
+  ranges_.emplace(base, size);
+  return true;
+}
+
+bool GlobalAllocations::contains(uint64_t addr, uint64_t n) const {
+  if (addr + n < addr) return false;
+  if (addr >= hit_base_ && addr + n <= hit_end_) return true;
+  auto it = ranges_.upper_bound(addr);
+  if (it == ranges_.begin()) return false;
+  --it;
+  const uint64_t end = it->first + it->second;
+  if (addr + n > end) return false;
+  hit_base_ = it->first;
+  hit_end_ = end;
+  return true;
+}
+
+// --- MachineState ---------------------------------------------------------------------------
+
+uint32_t* CtaState::tmem_cells() {
+  if (tmem.empty()) tmem.assign(size_t(kTmemLanes) * kTmemColumns, 0);
+  return tmem.data();
+}
+
+MachineState::MachineState(const ModelConfig& cfg)
+    : cfg_(cfg),
+      global_(cfg.fill),
+      ctas_(cfg.cluster_ctas),
+      local_(cfg.fill),
+      param_func_(cfg.fill),
+      kernel_param_(cfg.kernel_param_bytes, cfg.fill),
+      const_(cfg.const_bytes, cfg.fill) {
+  for (CtaState& c : ctas_) c.shared.assign(cfg.shared_bytes, cfg.fill);
+}
+
+namespace {
+bool fits(uint64_t offset, uint64_t n, uint64_t size) {
+  return offset <= size && n <= size - offset;
+}
+}  // namespace
+
+FaultKind MachineState::check_store(const Dest& d, uint64_t offset, uint64_t n) const {
+  switch (d.space) {
+    case MemSpace::Global:
+      return allocs_.contains(offset, n) ? FaultKind::None : FaultKind::OutOfAllocation;
+    case MemSpace::Shared:
+      return fits(offset, n, cfg_.shared_bytes) ? FaultKind::None : FaultKind::OutOfAllocation;
+    case MemSpace::Local:
+      return fits(offset, n, cfg_.local_bytes) ? FaultKind::None : FaultKind::OutOfAllocation;
+    case MemSpace::ParamFunc:
+      return fits(offset, n, cfg_.param_func_bytes) ? FaultKind::None : FaultKind::OutOfAllocation;
+    case MemSpace::KernelParam:
+    case MemSpace::Const:
+      return FaultKind::ReadOnly;
+    case MemSpace::Tmem:
+      return FaultKind::None;
+  }
+  return FaultKind::OutOfWindow;
+}
+
+void MachineState::apply(const LineRequest& line) {
+  const Dest& d = line.dest;
+  switch (d.space) {
+    case MemSpace::Global:
+      global_.write_line(line.line, line.bytes, line.data.data());
+      return;
+    case MemSpace::Local:
+      local_.write_line(thread_key(d.cta, d.thread, line.line), line.bytes, line.data.data());
+      return;
+    case MemSpace::ParamFunc:
+      param_func_.write_line(thread_key(d.cta, d.thread, line.line), line.bytes, line.data.data());
+      return;
+    case MemSpace::Shared: {
+      std::vector<uint8_t>& s = ctas_.at(d.cta).shared;
+      for (unsigned i = 0; i < kLineBytes; ++i) {
+        if (line.bytes.test(i) && line.line + i < s.size()) s[line.line + i] = line.data[i];
+      }
+      return;
+    }
+    case MemSpace::KernelParam:
+    case MemSpace::Const:
+    case MemSpace::Tmem:
+      return;  // never produced for stores (read-only / separate path)
+  }
+}
+
+bool MachineState::read(const Dest& d, uint64_t offset, uint8_t* out, size_t n) const {
+  switch (d.space) {
+    case MemSpace::Global:
+      global_.read(offset, out, n);
+      return true;
+    case MemSpace::Shared: {
+      if (d.cta >= ctas_.size() || !fits(offset, n, cfg_.shared_bytes)) return false;
+      std::memcpy(out, ctas_[d.cta].shared.data() + offset, n);
+      return true;
+    }
+    case MemSpace::Local:
+      if (!fits(offset, n, cfg_.local_bytes)) return false;
+      local_.read(thread_key(d.cta, d.thread, offset), out, n);
+      return true;
+    case MemSpace::ParamFunc:
+      if (!fits(offset, n, cfg_.param_func_bytes)) return false;
+      param_func_.read(thread_key(d.cta, d.thread, offset), out, n);
+      return true;
+    case MemSpace::KernelParam:
+      if (!fits(offset, n, kernel_param_.size())) return false;
+      std::memcpy(out, kernel_param_.data() + offset, n);
+      return true;
+    case MemSpace::Const:
+      if (!fits(offset, n, const_.size())) return false;
+      std::memcpy(out, const_.data() + offset, n);
+      return true;
+    case MemSpace::Tmem:
+      return false;
+  }
+  return false;
+}
+
+bool MachineState::write(const Dest& d, uint64_t offset, const uint8_t* data, size_t n) {
+  switch (d.space) {
+    case MemSpace::Global:
+      global_.write(offset, data, n);
+      return true;
+    case MemSpace::Shared:
+      if (d.cta >= ctas_.size() || !fits(offset, n, cfg_.shared_bytes)) return false;
+      std::memcpy(ctas_[d.cta].shared.data() + offset, data, n);
+      return true;
+    case MemSpace::Local:
+      if (!fits(offset, n, cfg_.local_bytes)) return false;
+      local_.write(thread_key(d.cta, d.thread, offset), data, n);
+      return true;
+    case MemSpace::ParamFunc:
+      if (!fits(offset, n, cfg_.param_func_bytes)) return false;
+      param_func_.write(thread_key(d.cta, d.thread, offset), data, n);
+      return true;
+    case MemSpace::KernelParam:
+      if (!fits(offset, n, kernel_param_.size())) return false;
+      std::memcpy(kernel_param_.data() + offset, data, n);
+      return true;
+    case MemSpace::Const:
+      if (!fits(offset, n, const_.size())) return false;
+      std::memcpy(const_.data() + offset, data, n);
+      return true;
+    case MemSpace::Tmem:
+      return false;
+  }
+  return false;
+}
+
+MbarState MachineState::mbar(uint32_t cta, uint64_t offset) const {
+  uint8_t b[8] = {};
+  read(Dest{MemSpace::Shared, uint16_t(cta), 0}, offset, b, 8);
+  uint64_t w = 0;
+  for (int i = 7; i >= 0; --i) w = (w << 8) | b[i];
+  return decode_mbar(w);
+}
+
+void MachineState::set_mbar(uint32_t cta, uint64_t offset, const MbarState& s) {
+  const uint64_t w = encode(s);
+  uint8_t b[8];
+  for (int i = 0; i < 8; ++i) b[i] = uint8_t(w >> (8 * i));
+  write(Dest{MemSpace::Shared, uint16_t(cta), 0}, offset, b, 8);
+}
+
+}  // namespace stu::golden
