@@ -2,6 +2,7 @@
 //
 //   stu check [--target sm_XX] [--ptx-version X.Y] [--stats] FILE...
 //   stu lower [--target sm_XX] FILE.ptx
+//   stu run [--trace] [--dump FILE|-] TEST.sts...
 //
 // Exit status: 0 success, 1 a finding (an error in the input), 2 usage or I/O error.
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "stu/isa/sass.h"
 #include "stu/ptx/conformance.h"
 #include "stu/ptx/module.h"
+#include "stu/sts/sts.h"
 
 namespace {
 
@@ -37,6 +39,8 @@ const char* const kUsageText =
     "  lower   print each PTX store with the SASS instruction(s) it lowers to\n"
     "  conformance  compare 'stu check' with the ptxas verdicts recorded in conformance\n"
     "          corpus files (tests/conformance/*/*.ptx); --show N lists N disagreements\n"
+    "  run     execute .sts directed tests on the golden reference model; a failed\n"
+    "          expectation prints its location, the expected and actual values\n"
     "  help    print this text\n"
     "\n"
     "options:\n"
@@ -44,7 +48,10 @@ const char* const kUsageText =
     "  --ptx-version X.Y     validate for this PTX ISA version instead of .version\n"
     "  --stats               (check) print per-file counts and throughput\n"
     "  --max-errors N        stop printing diagnostics after N errors per file (0: all)\n"
-    "  -q, --quiet           (check) print diagnostics only, no summary line\n"
+    "  -q, --quiet           (check, run) print diagnostics only, no summary line\n"
+    "  --trace               (run) print each store's faults and transactions\n"
+    "  --dump FILE           (run) write the final memory image (hex, per space); '-' is\n"
+    "                        stdout; with several tests, each test's image is appended\n"
     "\n"
     "exit status: 0 no errors, 1 errors found, 2 usage or I/O error\n";
 
@@ -56,6 +63,8 @@ struct Options {
   bool quiet = false;
   size_t max_errors = 0;
   size_t show = 20;
+  bool trace = false;
+  std::string dump;
 };
 
 int usage_error(const std::string& msg) {
@@ -196,6 +205,39 @@ int run_lower(const Options& o) {
   });
 }
 
+int run_sts(const Options& o) {
+  std::ofstream dump_file;
+  std::ostream* dump = nullptr;
+  if (o.dump == "-") {
+    dump = &std::cout;
+  } else if (!o.dump.empty()) {
+    dump_file.open(o.dump, std::ios::binary | std::ios::trunc);
+    if (!dump_file) {
+      std::cerr << "stu: error: cannot write '" << o.dump << "': " << std::strerror(errno) << "\n";
+      return kUsage;
+    }
+    dump = &dump_file;
+  }
+  return for_each_input(o.files, [&](const std::string& f, const std::string& text) {
+    stu::Diagnostics d;
+    stu::sts::RunOptions ro;
+    ro.trace = o.trace ? &std::cout : nullptr;
+    ro.dump = dump;
+    if (dump) *dump << "# " << f << "\n";
+    const stu::sts::RunSummary s = stu::sts::run(text, ro, d);
+    print_diags(d, f, o.max_errors);
+    if (!o.quiet) {
+      if (!s.parsed) {
+        std::cout << f << ": not run: " << d.error_count() << " errors\n";
+      } else {
+        std::cout << f << ": " << (s.ok() ? "PASS" : "FAIL") << ": " << s.stores << " stores, "
+                  << s.expectations << " expectations, " << s.failed << " failed\n";
+      }
+    }
+    return !s.ok();
+  });
+}
+
 int run_conformance(const Options& o) {
   stu::ptx::ConformanceReport total;
   size_t files = 0;
@@ -251,6 +293,12 @@ int main(int argc, char** argv) {
       auto pv = v ? stu::isa::PtxVersion::parse(v) : std::nullopt;
       if (!pv) return usage_error("--ptx-version needs a version like 8.8");
       o.check.version = pv;
+    } else if (a == "--trace") {
+      o.trace = true;
+    } else if (a == "--dump") {
+      const char* v = value("--dump");
+      if (!v || !*v) return usage_error("--dump needs a file name (or '-')");
+      o.dump = v;
     } else if (a == "--stats") {
       o.stats = true;
     } else if (a == "-q" || a == "--quiet") {
@@ -267,12 +315,14 @@ int main(int argc, char** argv) {
       o.files.push_back(a);
     }
   }
-  if (o.command != "check" && o.command != "lower" && o.command != "conformance") {
+  if (o.command != "check" && o.command != "lower" && o.command != "conformance" &&
+      o.command != "run") {
     return usage_error("unknown command '" + o.command + "'");
   }
   if (o.files.empty()) return usage_error("no input files");
   try {
     if (o.command == "conformance") return run_conformance(o);
+    if (o.command == "run") return run_sts(o);
     return o.command == "check" ? run_check(o) : run_lower(o);
   } catch (const std::bad_alloc&) {
     std::cerr << "stu: error: out of memory\n";
