@@ -1,6 +1,7 @@
 #include "stu/golden/access.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace stu::golden {
 
@@ -42,10 +43,22 @@ void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& ou
           }
         }
         LineRequest& r = out[hit];
-        for (unsigned k = 0; k < len; ++k) {
-          if ((seg_mask >> k) & 1) {
-            r.bytes.set(in_line + k);
-            r.data[in_line + k] = a.data[b + k];
+        const uint32_t full = len >= 32 ? ~0u : ((1u << len) - 1);
+        if (seg_mask == full) {  // the common case: every byte of the segment is written
+          std::memcpy(r.data.data() + in_line, a.data.data() + b, len);
+          for (unsigned k = 0; k < len;) {  // at most two 64-bit halves
+            const unsigned at_bit = in_line + k;
+            const unsigned n = std::min(len - k, 64 - (at_bit & 63));
+            const uint64_t bits = n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+            (at_bit < 64 ? r.bytes.lo : r.bytes.hi) |= bits << (at_bit & 63);
+            k += n;
+          }
+        } else {
+          for (unsigned k = 0; k < len; ++k) {
+            if ((seg_mask >> k) & 1) {
+              r.bytes.set(in_line + k);
+              r.data[in_line + k] = a.data[b + k];
+            }
           }
         }
         r.lane_mask |= uint32_t(1) << a.lane;

@@ -5,6 +5,8 @@
 
 #include "stu/isa/lexer.h"
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the golden model copies register bytes");
+
 namespace stu::golden {
 
 using isa::Instruction;
@@ -12,7 +14,7 @@ using isa::Opcode;
 using isa::Sem;
 
 void StoreResult::clear() {
-  fault.fill(Fault{});
+  for (uint32_t m = fault_mask; m; m &= m - 1) fault[unsigned(__builtin_ctz(m))] = Fault{};
   fault_mask = 0;
   stored_mask = 0;
   forced_align_mask = 0;
@@ -94,7 +96,14 @@ FaultKind space_fault(const Instruction& ins, MemSpace s) {
 }
 
 Resolved resolve(const MachineState& m, const Instruction& ins, uint64_t a, ThreadId who) {
-  if (ins.space) return resolve_space(m.config(), *ins.space, a, who);
+  if (ins.space) {
+    if (*ins.space == isa::Space::Global) {  // the common case, without a call
+      Resolved r;
+      r.offset = a;
+      return r;
+    }
+    return resolve_space(m.config(), *ins.space, a, who);
+  }
   return resolve_generic(m.config(), a, who);
 }
 
@@ -266,7 +275,8 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
   }
 
   MbarCache mbars;
-  scratch.accesses.clear();
+  if (scratch.accesses.size() < 32) scratch.accesses.resize(32);
+  size_t naccess = 0;
   bool any_global = false, any_shared = false;
   for (uint32_t act = ctx.active; act; act &= act - 1) {
     const unsigned lane = unsigned(__builtin_ctz(act));
@@ -311,8 +321,7 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
         continue;
       }
     }
-    scratch.accesses.emplace_back();
-    LaneAccess& acc = scratch.accesses.back();
+    LaneAccess& acc = scratch.accesses[naccess++];
     acc.lane = uint8_t(lane);
     acc.size = uint8_t(size);
     acc.byte_mask = byte_mask;
@@ -321,8 +330,10 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
     for (unsigned e = 0; e < elems; ++e) {
       const RegValue& v = ops.value(e, lane);
       uint8_t* d = acc.data.data() + e * esize;
-      for (unsigned b = 0; b < esize; ++b)
-        d[b] = uint8_t(b < 8 ? v.lo >> (8 * b) : v.hi >> (8 * (b - 8)));
+      // Registers hold values little-endian in the model (the host byte order is checked
+      // at the top of this file), so the low `esize` bytes are the stored bytes.
+      std::memcpy(d, &v.lo, esize < 8 ? esize : 8);
+      if (esize > 8) std::memcpy(d + 8, &v.hi, esize - 8);
     }
     out.stored_mask |= uint32_t(1) << lane;
     any_global |= r.dest.space == MemSpace::Global;
@@ -331,7 +342,7 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
   // A .sys-scoped strong store that only reaches shared memory behaves as .cluster.
   if (out.order.scope == isa::Scope::Sys && any_shared && !any_global)
     out.order.scope = isa::Scope::Cluster;
-  coalesce(scratch.accesses.data(), scratch.accesses.size(), out.lines);
+  coalesce(scratch.accesses.data(), naccess, out.lines);
   commit_lines(m, out);
   for (const MbarCache::Entry& e : mbars.entries) m.set_mbar(e.cta, e.offset, e.state);
 }
@@ -353,7 +364,8 @@ void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
   out.cache.cop = isa::CacheOp(uint8_t(s.cop));  // WB, CG, CS, WT in the same order
   const ModelConfig& cfg = m.config();
   const unsigned size = isa::bytes_of(s.size);
-  scratch.accesses.clear();
+  if (scratch.accesses.size() < 32) scratch.accesses.resize(32);
+  size_t naccess = 0;
   if (ctx.cta >= cfg.cluster_ctas) {
     fault_all(out, ctx.active, FaultKind::BadInstruction);
     return;
@@ -381,8 +393,7 @@ void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
       out.set_fault(lane, f, a);
       continue;
     }
-    scratch.accesses.emplace_back();
-    LaneAccess& acc = scratch.accesses.back();
+    LaneAccess& acc = scratch.accesses[naccess++];
     acc.lane = uint8_t(lane);
     acc.size = uint8_t(size);
     acc.byte_mask = size >= 32 ? ~0u : ((1u << size) - 1);
@@ -394,7 +405,7 @@ void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
     }
     out.stored_mask |= uint32_t(1) << lane;
   }
-  coalesce(scratch.accesses.data(), scratch.accesses.size(), out.lines);
+  coalesce(scratch.accesses.data(), naccess, out.lines);
   commit_lines(m, out);
 }
 

@@ -163,6 +163,10 @@ void MachineState::apply(const LineRequest& line) {
       return;
     case MemSpace::Shared: {
       std::vector<uint8_t>& s = ctas_.at(d.cta).shared;
+      if (line.bytes.count() == kLineBytes && line.line + kLineBytes <= s.size()) {
+        std::memcpy(s.data() + line.line, line.data.data(), kLineBytes);
+        return;
+      }
       for (unsigned i = 0; i < kLineBytes; ++i) {
         if (line.bytes.test(i) && line.line + i < s.size()) s[line.line + i] = line.data[i];
       }

@@ -1021,7 +1021,9 @@ class Runner {
   // --- expectations -----------------------------------------------------------------------
   bool need_last(const Stmt& s) {
     if (have_last_) return true;
-    fail(s.loc, "expectation about the last store, but no store has executed");
+    fail(s.loc, sum_.stores
+                    ? "expectation about the last store, which did not run (see the error above)"
+                    : "expectation about the last store, but no store has executed");
     return false;
   }
 

@@ -84,5 +84,36 @@ else
   head -30 "$tmp/lower"
 fi
 
+# stu run: .sts directed tests. Exact diagnostics of syntax errors (nothing runs) and of failed
+# expectations (the run goes on), the --dump image, and the exit statuses.
+compare_run() {  # name, expected-file, run args...
+  local name=$1 want=$2
+  shift 2
+  (cd "$here" && "$stu" run -q "$@") 2>"$tmp/diag" >/dev/null
+  if diff -u "$here/$want" "$tmp/diag" >"$tmp/diff"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name:"
+    cat "$tmp/diff"
+  fi
+}
+compare_run "stu run syntax errors" run_syntax.expected run_syntax.sts
+compare_run "stu run failed expectations" run_failing.expected run_failing.sts
+expect_status "stu run of a syntax error" 1 "$stu" run "$here/run_syntax.sts"
+expect_status "stu run of failing expectations" 1 "$stu" run "$here/run_failing.sts"
+expect_status "stu run of a passing test" 0 "$stu" run "$root/tests/sts/coalesce_u32.sts"
+expect_status "stu run of a missing file" 2 "$stu" run "$tmp/none.sts"
+expect_status "stu run --dump without a file" 2 "$stu" run "$here/dump.sts" --dump
+expect_status "stu run --dump to a directory" 2 "$stu" run --dump "$tmp" "$here/dump.sts"
+(cd "$here" && "$stu" run -q --dump "$tmp/image" dump.sts) >/dev/null 2>&1
+if diff -u "$here/dump.expected.img" "$tmp/image" >"$tmp/diff"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL stu run --dump image differs:"
+  cat "$tmp/diff"
+fi
+
 echo "$pass passed, $fail failed"
 ((fail == 0))

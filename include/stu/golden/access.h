@@ -37,8 +37,8 @@ struct LaneAccess {
   uint8_t size = 0;        // bytes, 1..32
   uint32_t byte_mask = 0;  // bit i: byte i of data is written (sinks clear theirs)
   Dest dest;
-  uint64_t offset = 0;                          // first byte, in the destination space
-  std::array<uint8_t, kMaxAccessBytes> data{};  // little-endian
+  uint64_t offset = 0;                        // first byte, in the destination space
+  std::array<uint8_t, kMaxAccessBytes> data;  // little-endian; bytes past `size` unused
 };
 
 struct LineRequest {
