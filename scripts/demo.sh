@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build stu and show it at work on the demo PTX: check every file, then lower one to SASS.
+# Build stu and show it at work: check the demo PTX, lower it to SASS, then run directed tests
+# (.sts) on the golden reference model.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
@@ -41,4 +42,17 @@ set -e
 if ((status != 1)); then
   echo "demo: expected exit status 1 for bad_stores.ptx, got $status" >&2
   exit 1
+fi
+
+echo
+echo "== stu run --trace examples/demo/golden_tour.sts   (one store of each form on the golden model)"
+build/stu run --trace examples/demo/golden_tour.sts
+
+shopt -s nullglob
+directed=(tests/sts/*.sts)
+shopt -u nullglob
+if ((${#directed[@]} > 0)); then
+  echo
+  echo "== stu run tests/sts/*.sts   (the directed-test library: ${#directed[@]} files)"
+  build/stu run "${directed[@]}"
 fi

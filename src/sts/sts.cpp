@@ -995,10 +995,19 @@ class Runner {
        << last_.bytes << " bytes";
     if (last_.forced_align_mask) os << ", forced alignment " << hex(last_.forced_align_mask, 8);
     os << "\n";
-    for (unsigned l = 0; l < 32; ++l) {
-      if (last_.fault_mask >> l & 1)
-        os << "  fault lane " << l << ": " << golden::to_string(last_.fault[l].kind) << " at "
-           << hex(last_.fault[l].addr) << "\n";
+    // Faults grouped by kind: the lanes, and the first lane's address.
+    uint32_t left = last_.fault_mask;
+    while (left) {
+      const unsigned first = unsigned(__builtin_ctz(left));
+      const golden::FaultKind k = last_.fault[first].kind;
+      uint32_t lanes = 0;
+      for (uint32_t m = left; m; m &= m - 1) {
+        const unsigned l = unsigned(__builtin_ctz(m));
+        if (last_.fault[l].kind == k) lanes |= 1u << l;
+      }
+      os << "  fault " << golden::to_string(k) << " on lanes " << hex(lanes, 8) << " (lane "
+         << first << " at " << hex(last_.fault[first].addr) << ")\n";
+      left &= ~lanes;
     }
     for (size_t i = 0; i < last_.lines.size(); ++i) {
       const golden::LineRequest& r = last_.lines[i];
@@ -1010,9 +1019,15 @@ class Runner {
       os << " " << hex(r.line) << " sectors " << hex(r.sector_mask, 1) << " bytes "
          << r.bytes.count() << " lanes " << hex(r.lane_mask, 8) << "\n";
     }
-    for (const golden::TmemWrite& w : last_.tmem)
+    constexpr size_t kShown = 4;
+    for (size_t i = 0; i < last_.tmem.size() && i < kShown; ++i) {
+      const golden::TmemWrite& w = last_.tmem[i];
       os << "  tmem cta " << w.cta << " lane " << w.lane << " col " << w.col << " mask "
          << hex(w.col_mask, 8) << "\n";
+    }
+    if (last_.tmem.size() > kShown)
+      os << "  ... " << last_.tmem.size() - kShown << " more tmem runs, last at lane "
+         << last_.tmem.back().lane << " col " << last_.tmem.back().col << "\n";
     for (const golden::MbarEvent& e : last_.mbar)
       os << "  mbarrier cta " << e.cta << " " << hex(e.offset) << ": complete_tx " << e.bytes
          << (e.phase_completed ? " (phase completed)" : "") << "\n";
