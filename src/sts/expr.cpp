@@ -196,6 +196,17 @@ int Exprs::parse_binary(const std::vector<Tok>& t, size_t& pos, int level, Diagn
 }
 
 int Exprs::parse_unary(const std::vector<Tok>& t, size_t& pos, Diagnostics& d) {
+  if (depth_ >= kMaxExprDepth) {
+    d.error(t[pos].loc, "expression nested more than " + std::to_string(kMaxExprDepth) + " deep");
+    return -1;
+  }
+  ++depth_;
+  const int id = parse_primary(t, pos, d);
+  --depth_;
+  return id;
+}
+
+int Exprs::parse_primary(const std::vector<Tok>& t, size_t& pos, Diagnostics& d) {
   const Tok& tok = t[pos];
   Node n;
   n.loc = tok.loc;

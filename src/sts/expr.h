@@ -63,12 +63,17 @@ class Exprs {
  private:
   int parse_binary(const std::vector<Tok>& t, size_t& pos, int level, Diagnostics& d);
   int parse_unary(const std::vector<Tok>& t, size_t& pos, Diagnostics& d);
+  int parse_primary(const std::vector<Tok>& t, size_t& pos, Diagnostics& d);
   bool eval_float(int id, const Env& env, double& out, std::string& err, isa::Loc& loc) const;
   int add(Node n) {
     nodes_.push_back(std::move(n));
     return int(nodes_.size() - 1);
   }
   std::vector<Node> nodes_;
+  unsigned depth_ = 0;  // nesting of parentheses and unary operators being parsed
 };
+
+// Deepest nesting an expression may have (a bound on the parser's recursion).
+inline constexpr unsigned kMaxExprDepth = 200;
 
 }  // namespace stu::sts
