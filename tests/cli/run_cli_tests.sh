@@ -115,5 +115,16 @@ else
   cat "$tmp/diff"
 fi
 
+# docs/tmem-map.md is generated from the model's one TMEM mapping function: it must be current.
+"$stu" tmem-map >"$tmp/tmem-map.md" 2>&1
+if diff -u "$root/docs/tmem-map.md" "$tmp/tmem-map.md" >"$tmp/diff"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL docs/tmem-map.md is out of date: regenerate it with 'stu tmem-map > docs/tmem-map.md'"
+  head -20 "$tmp/diff"
+fi
+expect_status "tmem-map with a file" 2 "$stu" tmem-map x.ptx
+
 echo "$pass passed, $fail failed"
 ((fail == 0))
