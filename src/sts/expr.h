@@ -57,6 +57,13 @@ class Exprs {
   int parse(const std::vector<Tok>& toks, size_t& pos, Diagnostics& diags);
   // Evaluates; on failure fills `err` and `err_loc` and returns false.
   bool eval(int id, const Env& env, uint64_t& out, std::string& err, isa::Loc& err_loc) const;
+  // A constant node (for statements that compute their value while parsing).
+  int constant(uint64_t v, isa::Loc loc) {
+    Node n;
+    n.value = v;
+    n.loc = loc;
+    return add(std::move(n));
+  }
   // True when the expression uses one of the per-lane variables (lane, tid).
   bool uses_lane(int id) const;
 

@@ -3,6 +3,7 @@
 #include "stu/sts/sts.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -423,7 +424,9 @@ class Parser {
     Stmt s;
     s.loc = first.loc;
     bool ok = false;
-    if (kw == "alloc") {
+    if (kw.rfind("createpolicy.", 0) == 0) {
+      ok = createpolicy(kw, first, s);
+    } else if (kw == "alloc") {
       s.kind = StmtKind::Alloc;
       std::string sp;
       const Tok t = tok();
@@ -485,6 +488,52 @@ class Parser {
       return;
     }
     if (ok) p_.stmts.push_back(std::move(s));
+  }
+
+  // `createpolicy.fractional.L2::<primary>{.L2::<secondary>}.b64 REG{, FRACTION};` sets REG to
+  // the policy value in the layout the model decodes (docs/golden.md).
+  bool createpolicy(const std::string& kw, const Tok& first, Stmt& s) {
+    using golden::L2Priority;
+    std::vector<std::string> q;
+    for (size_t a = kw.find('.'); a != std::string::npos;) {
+      const size_t b = kw.find('.', a + 1);
+      q.push_back(kw.substr(a + 1, b == std::string::npos ? b : b - a - 1));
+      a = b;
+    }
+    auto prio = [](const std::string& w, L2Priority& p) {
+      for (L2Priority c :
+           {L2Priority::Unchanged, L2Priority::First, L2Priority::Last, L2Priority::Normal})
+        if (w == "L2::" + std::string(golden::to_string(c))) return p = c, true;
+      return false;
+    };
+    L2Priority primary = L2Priority::Normal, secondary = L2Priority::Unchanged;
+    const bool shape = q.size() >= 3 && q.front() == "fractional" && q.back() == "b64" &&
+                       prio(q[1], primary) &&
+                       (q.size() == 3 || (q.size() == 4 && prio(q[2], secondary)));
+    if (!shape ||
+        (q.size() == 4 && secondary != L2Priority::First && secondary != L2Priority::Unchanged))
+      return error(
+          first,
+          "only 'createpolicy.fractional.L2::<priority>{.L2::evict_first|evict_unchanged}.b64 "
+          "REG{, FRACTION}' is modelled (range policies are opaque values: set the register)");
+    s.kind = StmtKind::Reg;
+    if (!word(s.word, "the destination register")) return false;
+    double fraction = 1.0;
+    if (tok().is(",")) {
+      ++pos_;
+      const Tok f = tok();
+      char* end = nullptr;
+      const std::string text(f.text);
+      fraction = std::strtod(text.c_str(), &end);
+      if (f.kind != TokKind::Number || !end || *end || !(fraction > 0.0 && fraction <= 1.0))
+        return error(f, "the fraction must be a number in (0, 1]");
+      ++pos_;
+    }
+    if (tok().is(";")) ++pos_;
+    if (!expect_end()) return false;
+    s.exprs.push_back(p_.exprs.constant(
+        golden::encode_fractional_policy(primary, secondary, float(fraction)), first.loc));
+    return true;
   }
 
   bool expectation(Stmt& s) {
