@@ -21,8 +21,10 @@ uint8_t LineByteMask::sectors() const {
 void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& out) {
   const size_t first = out.size();
   size_t hit = first;  // index of the line the previous segment went to
-  for (size_t i = 0; i < n; ++i) {
-    const LaneAccess& a = accesses[i];
+  // Later accesses overwrite earlier ones, so they are merged in ascending lane order: the
+  // higher lane wins whatever order the caller lists them in. The executor already lists
+  // them in lane order (no copy, no allocation); other orders go through a sorted index.
+  auto merge = [&](const LaneAccess& a) {
     unsigned b = 0;
     while (b < a.size) {
       const uint64_t at = a.offset + b;
@@ -66,6 +68,18 @@ void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& ou
       }
       b += len;
     }
+  };
+  bool lane_order = true;
+  for (size_t i = 1; i < n && lane_order; ++i)
+    lane_order = accesses[i - 1].lane <= accesses[i].lane;
+  if (lane_order) {
+    for (size_t i = 0; i < n; ++i) merge(accesses[i]);
+  } else {
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return accesses[x].lane < accesses[y].lane; });
+    for (size_t i : order) merge(accesses[i]);
   }
   for (size_t i = first; i < out.size(); ++i) out[i].sector_mask = out[i].bytes.sectors();
   if (out.size() - first > 1) {

@@ -350,12 +350,11 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
 uint64_t sass_address(const isa::SassSt& s, const SassRegisterFile& rf, unsigned lane,
                       uint32_t reg_count) {
   if (s.absolute() || s.ra >= reg_count) return uint64_t(uint32_t(s.imm));
-  uint64_t base = rf.read(lane, s.ra);
-  if (s.extended) {
-    const unsigned hi = s.ra + 1u < reg_count ? s.ra + 1u : isa::kRZ;
-    base |= uint64_t(rf.read(lane, hi)) << 32;
-  }
-  return base + uint64_t(int64_t(int32_t(uint32_t(s.imm))));
+  const uint64_t offset = uint64_t(int64_t(int32_t(uint32_t(s.imm))));
+  if (!s.extended) return uint32_t(rf.read(lane, s.ra) + uint32_t(offset));  // a 32-bit address
+  const unsigned hi = s.ra + 1u < reg_count ? s.ra + 1u : isa::kRZ;
+  const uint64_t base = rf.read(lane, s.ra) | (uint64_t(rf.read(lane, hi)) << 32);
+  return base + offset;
 }
 
 void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,

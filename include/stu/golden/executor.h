@@ -122,8 +122,9 @@ class SassRegisterFile {
 };
 
 // The effective address of SASS `ST` for one lane (seed 002): [ImmU32] or RZ or Ra beyond
-// the register count: the zero-extended immediate; otherwise Ra (or {Ra+1, Ra} with .E)
-// plus the sign-extended 32-bit immediate.
+// the register count: the zero-extended immediate. With .E: {Ra+1, Ra} plus the
+// sign-extended 32-bit immediate, in 64 bits. Without .E the address is 32 bits wide:
+// Ra + immediate modulo 2^32, zero-extended.
 uint64_t sass_address(const isa::SassSt& s, const SassRegisterFile& rf, unsigned lane,
                       uint32_t reg_count);
 

@@ -1,0 +1,342 @@
+// Coalescing of lane accesses into 128-byte line requests (access.h), with the expected line,
+// sector and byte masks worked out by hand: a line is 128 bytes, four 32-byte sectors; byte
+// i of a line is bit i of the mask (lo = bytes 0..63, hi = bytes 64..127).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "stu/golden/access.h"
+
+namespace {
+
+using namespace stu::golden;
+
+constexpr Dest kGlobal{MemSpace::Global, 0, 0};
+
+// A lane access of `size` bytes at `offset`, data byte b = seed + b, every byte written.
+LaneAccess access(unsigned lane, uint64_t offset, unsigned size, uint8_t seed = 0,
+                  Dest d = kGlobal) {
+  LaneAccess a;
+  a.lane = uint8_t(lane);
+  a.size = uint8_t(size);
+  a.byte_mask = size >= 32 ? ~0u : ((1u << size) - 1);
+  a.dest = d;
+  a.offset = offset;
+  a.data.fill(0);
+  for (unsigned b = 0; b < size; ++b) a.data[b] = uint8_t(seed + b);
+  return a;
+}
+
+std::vector<LineRequest> run(const std::vector<LaneAccess>& v) {
+  std::vector<LineRequest> out;
+  coalesce(v.data(), v.size(), out);
+  return out;
+}
+
+// --- LineByteMask ------------------------------------------------------------------------
+
+TEST(GoldenCoalesce, ByteMaskEmpty) {
+  const LineByteMask m;
+  EXPECT_TRUE(m.empty());
+  EXPECT_EQ(m.count(), 0u);
+  EXPECT_EQ(m.sectors(), 0u);
+}
+
+TEST(GoldenCoalesce, ByteMaskOneByteInEachSector) {
+  // Byte 0 -> sector 0, byte 32 -> 1, byte 64 -> 2, byte 127 -> 3.
+  const struct {
+    unsigned byte;
+    uint8_t sectors;
+  } cases[] = {{0, 0x1},  {31, 0x1}, {32, 0x2}, {63, 0x2},
+               {64, 0x4}, {95, 0x4}, {96, 0x8}, {127, 0x8}};
+  for (const auto& c : cases) {
+    LineByteMask m;
+    m.set(c.byte);
+    EXPECT_TRUE(m.test(c.byte));
+    EXPECT_EQ(m.count(), 1u) << c.byte;
+    EXPECT_EQ(m.sectors(), c.sectors) << c.byte;
+  }
+}
+
+TEST(GoldenCoalesce, ByteMaskFullLine) {
+  const LineByteMask m{~uint64_t(0), ~uint64_t(0)};
+  EXPECT_EQ(m.count(), 128u);
+  EXPECT_EQ(m.sectors(), 0xF);
+}
+
+TEST(GoldenCoalesce, ByteMaskSetUsesHighHalfFromByte64) {
+  LineByteMask m;
+  m.set(64);
+  m.set(100);
+  EXPECT_EQ(m.lo, 0u);
+  EXPECT_EQ(m.hi, (uint64_t(1) << 0) | (uint64_t(1) << 36));
+  EXPECT_FALSE(m.test(0));
+  EXPECT_FALSE(m.test(36));
+  EXPECT_EQ(m.count(), 2u);
+  EXPECT_EQ(m.sectors(), 0x4 | 0x8);
+}
+
+TEST(GoldenCoalesce, ByteMaskSectorsOfStride8Pattern) {
+  // Bytes 0-3 of every 8: touches every sector, 64 bytes.
+  const LineByteMask m{0x0F0F0F0F0F0F0F0Full, 0x0F0F0F0F0F0F0F0Full};
+  EXPECT_EQ(m.count(), 64u);
+  EXPECT_EQ(m.sectors(), 0xF);
+  const LineByteMask only1{0xFFFF'FFFF'0000'0000ull, 0};
+  EXPECT_EQ(only1.sectors(), 0x2);
+  EXPECT_EQ(only1.count(), 32u);
+}
+
+// --- the counts the issue asks for -------------------------------------------------------
+
+TEST(GoldenCoalesce, FullyCoalescedU32WarpIsOneLineFourSectors) {
+  std::vector<LaneAccess> v;
+  for (unsigned l = 0; l < 32; ++l) v.push_back(access(l, 0x1000 + 4 * l, 4, uint8_t(4 * l)));
+  const auto out = run(v);
+  ASSERT_EQ(out.size(), 1u);
+  const LineRequest& r = out[0];
+  EXPECT_EQ(r.dest, kGlobal);
+  EXPECT_EQ(r.line, 0x1000u);
+  EXPECT_EQ(r.sector_mask, 0xF);
+  EXPECT_EQ(r.bytes.lo, ~uint64_t(0));
+  EXPECT_EQ(r.bytes.hi, ~uint64_t(0));
+  EXPECT_EQ(r.lane_mask, 0xFFFFFFFFu);
+  EXPECT_EQ(r.first_lane, 0);
+  for (unsigned i = 0; i < 128; ++i) EXPECT_EQ(r.data[i], uint8_t(i)) << i;
+}
+
+TEST(GoldenCoalesce, Stride8U32IsTwoLinesEightSectors) {
+  std::vector<LaneAccess> v;
+  for (unsigned l = 0; l < 32; ++l) v.push_back(access(l, 0x1000 + 8 * l, 4, uint8_t(l << 2)));
+  const auto out = run(v);
+  ASSERT_EQ(out.size(), 2u);
+  unsigned sectors = 0;
+  for (const LineRequest& r : out) sectors += unsigned(__builtin_popcount(r.sector_mask));
+  EXPECT_EQ(sectors, 8u);
+  EXPECT_EQ(out[0].line, 0x1000u);
+  EXPECT_EQ(out[1].line, 0x1080u);
+  for (const LineRequest& r : out) {
+    EXPECT_EQ(r.sector_mask, 0xF);
+    EXPECT_EQ(r.bytes.lo, 0x0F0F0F0F0F0F0F0Full);
+    EXPECT_EQ(r.bytes.hi, 0x0F0F0F0F0F0F0F0Full);
+  }
+  EXPECT_EQ(out[0].lane_mask, 0x0000FFFFu);
+  EXPECT_EQ(out[1].lane_mask, 0xFFFF0000u);
+  EXPECT_EQ(out[0].first_lane, 0);
+  EXPECT_EQ(out[1].first_lane, 16);
+  // Lane 17 writes 0x1088..0x108B: bytes 8..11 of the second line, data 17*4 + 0..3.
+  EXPECT_EQ(out[1].data[8], 68);
+  EXPECT_EQ(out[1].data[11], 71);
+  EXPECT_EQ(out[1].data[12], 0);  // not written: 0
+}
+
+TEST(GoldenCoalesce, V8B32WithSinkLeavesSinkBytesOut) {
+  // .v8.b32 {a, _, c, d, e, f, g, h}: element 1 (bytes 4..7) is a sink.
+  LaneAccess a = access(0, 0x2000, 32, 0x10);
+  a.byte_mask = 0xFFFFFF0Fu;
+  const auto out = run({a});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].line, 0x2000u);
+  EXPECT_EQ(out[0].bytes.lo, 0xFFFFFF0Full);
+  EXPECT_EQ(out[0].bytes.hi, 0u);
+  EXPECT_EQ(out[0].bytes.count(), 28u);
+  EXPECT_EQ(out[0].sector_mask, 0x1);
+  for (unsigned i = 4; i < 8; ++i) EXPECT_EQ(out[0].data[i], 0) << i;
+  EXPECT_EQ(out[0].data[3], 0x13);
+  EXPECT_EQ(out[0].data[8], 0x18);
+}
+
+TEST(GoldenCoalesce, V8B32WarpWithSinkIsEightLines) {
+  // 32 lanes x 32 bytes contiguous = 1 KiB = 8 lines; each line holds 4 lanes and loses
+  // their 4 sink bytes each: 128 - 16 = 112 bytes per line.
+  std::vector<LaneAccess> v;
+  for (unsigned l = 0; l < 32; ++l) {
+    LaneAccess a = access(l, 0x4000 + 32 * l, 32);
+    a.byte_mask = 0xFFFFFF0Fu;
+    v.push_back(a);
+  }
+  const auto out = run(v);
+  ASSERT_EQ(out.size(), 8u);
+  for (unsigned i = 0; i < 8; ++i) {
+    EXPECT_EQ(out[i].line, 0x4000u + 128 * i);
+    EXPECT_EQ(out[i].bytes.count(), 112u);
+    EXPECT_EQ(out[i].bytes.lo, 0xFFFFFF0FFFFFFF0Full);
+    EXPECT_EQ(out[i].sector_mask, 0xF);
+    EXPECT_EQ(out[i].lane_mask, 0xFu << (4 * i));
+  }
+}
+
+TEST(GoldenCoalesce, AllSinkAccessMakesNoLine) {
+  LaneAccess a = access(3, 0x2000, 8);
+  a.byte_mask = 0;
+  EXPECT_TRUE(run({a}).empty());
+}
+
+TEST(GoldenCoalesce, OnlyUnsunkElementCountsInMask) {
+  // .v8.b32 at 0x2060 (bytes 96..127 of line 0x2000) with elements 0..6 sinks: only element
+  // 7, bytes 124..127 of the line, is written.
+  LaneAccess a = access(0, 0x2060, 32);
+  a.byte_mask = 0xF0000000u;
+  const auto out = run({a});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].line, 0x2000u);
+  EXPECT_EQ(out[0].bytes.lo, 0u);
+  EXPECT_EQ(out[0].bytes.hi, 0xFull << 60);
+  EXPECT_EQ(out[0].bytes.count(), 4u);
+  EXPECT_EQ(out[0].sector_mask, 0x8);
+  EXPECT_EQ(out[0].data[124], 28);  // data byte 28 of the access
+  EXPECT_EQ(out[0].data[96], 0);
+}
+
+// --- ordering ----------------------------------------------------------------------------
+
+TEST(GoldenCoalesce, LinesAscendIndependentOfLaneOrder) {
+  // Lane l writes line (31 - l): lanes in ascending order give lines in descending order.
+  std::vector<LaneAccess> v;
+  for (unsigned l = 0; l < 32; ++l) v.push_back(access(l, 0x10000 + 128 * (31 - l), 4));
+  const auto out = run(v);
+  ASSERT_EQ(out.size(), 32u);
+  for (unsigned i = 0; i < 32; ++i) {
+    EXPECT_EQ(out[i].line, 0x10000u + 128 * i);
+    EXPECT_EQ(out[i].lane_mask, 1u << (31 - i));
+    EXPECT_EQ(out[i].first_lane, 31 - i);
+  }
+}
+
+TEST(GoldenCoalesce, DestinationsOrderBeforeLines) {
+  const Dest shared1{MemSpace::Shared, 1, 0}, shared0{MemSpace::Shared, 0, 0};
+  const Dest local5{MemSpace::Local, 0, 5}, local2{MemSpace::Local, 0, 2};
+  std::vector<LaneAccess> v = {
+      access(0, 0x80, 4, 0, local5),    access(1, 0x0, 4, 0, shared1),
+      access(2, 0x9000, 4, 0, kGlobal), access(3, 0x100, 4, 0, shared0),
+      access(4, 0x0, 4, 0, shared0),    access(5, 0x1000, 4, 0, kGlobal),
+      access(6, 0x0, 4, 0, local2),
+  };
+  const auto out = run(v);
+  ASSERT_EQ(out.size(), 7u);
+  // Global < Shared < Local; then CTA, thread; then line.
+  const struct {
+    Dest d;
+    uint64_t line;
+  } want[] = {{kGlobal, 0x1000}, {kGlobal, 0x9000}, {shared0, 0x0}, {shared0, 0x100},
+              {shared1, 0x0},    {local2, 0x0},     {local5, 0x80}};
+  for (unsigned i = 0; i < 7; ++i) {
+    EXPECT_EQ(out[i].dest, want[i].d) << i;
+    EXPECT_EQ(out[i].line, want[i].line) << i;
+  }
+}
+
+TEST(GoldenCoalesce, SameOffsetInDifferentDestinationsAreDifferentLines) {
+  const auto out = run({access(0, 0x40, 4, 0, Dest{MemSpace::Local, 0, 0}),
+                        access(1, 0x40, 4, 0, Dest{MemSpace::Local, 0, 1})});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].dest.thread, 0u);
+  EXPECT_EQ(out[1].dest.thread, 1u);
+}
+
+bool same_line(const LineRequest& a, const LineRequest& b) {
+  return a.dest == b.dest && a.line == b.line && a.sector_mask == b.sector_mask &&
+         a.bytes == b.bytes && a.lane_mask == b.lane_mask && a.first_lane == b.first_lane &&
+         a.data == b.data;
+}
+
+TEST(GoldenCoalesce, ResultIsIndependentOfAccessOrder) {
+  const unsigned seed = 20260401u;
+  std::cout << "GoldenCoalesce.ResultIsIndependentOfAccessOrder seed " << seed << "\n";
+  std::mt19937 rng(seed);
+  // Non-overlapping accesses scattered over 4 lines of global and 2 CTAs' shared memory.
+  std::vector<LaneAccess> v;
+  for (unsigned l = 0; l < 32; ++l) {
+    const Dest d = l % 3 == 0 ? Dest{MemSpace::Shared, uint16_t(l % 2), 0} : kGlobal;
+    v.push_back(access(l, 0x3000 + 16 * l, 8, uint8_t(l * 8), d));
+  }
+  const auto want = run(v);
+  for (int round = 0; round < 20; ++round) {
+    std::shuffle(v.begin(), v.end(), rng);
+    const auto got = run(v);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(same_line(got[i], want[i])) << "seed " << seed << " round " << round;
+  }
+}
+
+TEST(GoldenCoalesce, AppendsAfterExistingRequests) {
+  std::vector<LineRequest> out(1);
+  out[0].line = 0xDEAD00;
+  const std::vector<LaneAccess> v = {access(1, 0x200, 4), access(0, 0x100, 4)};
+  coalesce(v.data(), v.size(), out);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].line, 0xDEAD00u);  // untouched
+  EXPECT_EQ(out[1].line, 0x100u);
+  EXPECT_EQ(out[2].line, 0x200u);
+}
+
+// --- overlaps and line crossings ---------------------------------------------------------
+
+TEST(GoldenCoalesce, SameByteFromTwoLanesHigherLaneWins) {
+  LaneAccess lo = access(3, 0x500, 1);
+  lo.data[0] = 0xAA;
+  LaneAccess hi = access(7, 0x500, 1);
+  hi.data[0] = 0xBB;
+  const auto out = run({lo, hi});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data[0], 0xBB);
+  EXPECT_EQ(out[0].bytes.count(), 1u);
+  EXPECT_EQ(out[0].lane_mask, (1u << 3) | (1u << 7));
+  EXPECT_EQ(out[0].first_lane, 3);
+}
+
+TEST(GoldenCoalesce, SameByteFromTwoLanesHigherLaneWinsInAnyOrder) {
+  // The accesses come in descending lane order: the higher lane must still win.
+  LaneAccess hi = access(7, 0x500, 4);
+  hi.data = {0xB0, 0xB1, 0xB2, 0xB3};
+  LaneAccess lo = access(3, 0x502, 2);
+  lo.data = {0xA2, 0xA3};
+  const auto out = run({hi, lo});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data[0], 0xB0);
+  EXPECT_EQ(out[0].data[1], 0xB1);
+  EXPECT_EQ(out[0].data[2], 0xB2);
+  EXPECT_EQ(out[0].data[3], 0xB3);
+  EXPECT_EQ(out[0].first_lane, 3);
+}
+
+TEST(GoldenCoalesce, PartialOverlapKeepsLowerLaneBytesOutsideTheOverlap) {
+  LaneAccess lo = access(0, 0x600, 8);
+  lo.data = {0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7};
+  LaneAccess hi = access(1, 0x604, 4);
+  hi.data = {0xB4, 0xB5, 0xB6, 0xB7};
+  const auto out = run({hi, lo});
+  ASSERT_EQ(out.size(), 1u);
+  const uint8_t want[8] = {0xA0, 0xA1, 0xA2, 0xA3, 0xB4, 0xB5, 0xB6, 0xB7};
+  for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(out[0].data[i], want[i]) << i;
+  EXPECT_EQ(out[0].bytes.lo, 0xFFull);
+}
+
+TEST(GoldenCoalesce, AccessCrossingALineSplitsIntoTwoRequests) {
+  // 8 bytes at 0x77C: bytes 124..127 of line 0x700 and 0..3 of line 0x780.
+  const auto out = run({access(2, 0x77C, 8, 0x20)});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].line, 0x700u);
+  EXPECT_EQ(out[0].bytes.hi, 0xFull << 60);
+  EXPECT_EQ(out[0].sector_mask, 0x8);
+  EXPECT_EQ(out[0].data[124], 0x20);
+  EXPECT_EQ(out[1].line, 0x780u);
+  EXPECT_EQ(out[1].bytes.lo, 0xFull);
+  EXPECT_EQ(out[1].sector_mask, 0x1);
+  EXPECT_EQ(out[1].data[0], 0x24);
+  EXPECT_EQ(out[0].lane_mask, 1u << 2);
+  EXPECT_EQ(out[1].lane_mask, 1u << 2);
+}
+
+TEST(GoldenCoalesce, FirstLaneIsLowestContributorNotFirstSeen) {
+  const auto out = run({access(9, 0x800, 4), access(4, 0x804, 4), access(6, 0x808, 4)});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].first_lane, 4);
+  EXPECT_EQ(out[0].lane_mask, (1u << 9) | (1u << 4) | (1u << 6));
+}
+
+}  // namespace
