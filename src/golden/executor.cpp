@@ -41,12 +41,9 @@ void fault_all(StoreResult& out, uint32_t mask, FaultKind k, uint64_t addr = 0) 
   for (uint32_t m = mask; m; m &= m - 1) out.set_fault(unsigned(__builtin_ctz(m)), k, addr);
 }
 
-// st.async without the mbarrier completion mechanism, in its release (global) form.
-bool is_async_release(const Instruction& ins) {
-  if (ins.op != Opcode::StAsync || ins.complete_tx) return false;
-  if (ins.space) return isa::effective(*ins.space) == isa::Space::Global;
-  return ins.sem == Sem::Release || ins.mmio || (ins.scope && *ins.scope != isa::Scope::Cluster);
-}
+// st.async in its release (global) form: the ISA layer's classification, which the validator
+// uses too.
+bool is_async_release(const Instruction& ins) { return ins.is_async_release(); }
 
 Ordering ordering_of(const Instruction& ins) {
   Ordering o;
@@ -160,9 +157,15 @@ void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext&
     return;
   }
   uint64_t split = 0;
-  if (ins.split_off && !isa::parse_int_literal(ins.split_off->text, split)) {
-    fault_all(out, ctx.active, FaultKind::BadInstruction);
-    return;
+  if (ins.split_off) {  // a negative immHalfSplitoff is accepted (validator): 32-bit wrap
+    std::string_view t = ins.split_off->text;
+    const bool neg = !t.empty() && t[0] == '-';
+    if (neg) t.remove_prefix(1);
+    if (!isa::parse_int_literal(t, split)) {
+      fault_all(out, ctx.active, FaultKind::BadInstruction);
+      return;
+    }
+    if (neg) split = uint64_t(0) - split;
   }
   if (ctx.cta >= m.config().cluster_ctas) {
     fault_all(out, ctx.active, FaultKind::OutOfWindow, taddr);

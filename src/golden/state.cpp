@@ -243,6 +243,7 @@ bool MachineState::write(const Dest& d, uint64_t offset, const uint8_t* data, si
 }
 
 MbarState MachineState::mbar(uint32_t cta, uint64_t offset) const {
+  if (cta >= ctas_.size() || !ctas_[cta].mbarriers.count(offset)) return MbarState{};
   uint8_t b[8] = {};
   read(Dest{MemSpace::Shared, uint16_t(cta), 0}, offset, b, 8);
   uint64_t w = 0;
@@ -254,7 +255,8 @@ void MachineState::set_mbar(uint32_t cta, uint64_t offset, const MbarState& s) {
   const uint64_t w = encode(s);
   uint8_t b[8];
   for (int i = 0; i < 8; ++i) b[i] = uint8_t(w >> (8 * i));
-  write(Dest{MemSpace::Shared, uint16_t(cta), 0}, offset, b, 8);
+  if (write(Dest{MemSpace::Shared, uint16_t(cta), 0}, offset, b, 8) && s.initialised())
+    ctas_[cta].mbarriers.insert(offset);
 }
 
 }  // namespace stu::golden

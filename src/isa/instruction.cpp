@@ -74,6 +74,11 @@ bool same_opt(const std::optional<T>& a, const std::optional<T>& b,
 
 }  // namespace
 
+bool Instruction::is_async_release() const {
+  return op == Opcode::StAsync && (sem == Sem::Release || mmio ||
+                                   (scope && *scope != Scope::Cluster) || (!complete_tx && !mbar));
+}
+
 bool same_instruction(const Instruction& a, const Instruction& b) {
   if (a.op != b.op || a.guard.reg != b.guard.reg || a.guard.negated != b.guard.negated) {
     return false;

@@ -1,5 +1,6 @@
 #include "stu/isa/validator.h"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 
@@ -609,8 +610,11 @@ class Validator {
       }
       if (k == TypeKind::Bits) combined = r->type;
     }
+    // Only when every element is a sink: without a symbol table (`.sts` lines) registers
+    // are untyped, and a leading sink must not be taken for an all-sink list.
     if (!first_reg && !first_imm && ins_.src_braced && n > 0 &&
-        ins_.src[0].kind == Operand::Kind::Sink) {
+        std::all_of(ins_.src.begin(), ins_.src.end(),
+                    [](const Operand& o) { return o.kind == Operand::Kind::Sink; })) {
       error(loc, "every element is a sink '_': the vector's element type cannot be inferred");
       return;
     }
@@ -735,9 +739,7 @@ class Validator {
   // ---------------------------------------------------------------- st.async
   void check_st_async() {
     Loc loc = ins_.loc;
-    const bool release = ins_.sem == Sem::Release || ins_.mmio ||
-                         (ins_.scope && *ins_.scope != Scope::Cluster) ||
-                         (!ins_.complete_tx && !ins_.mbar);
+    const bool release = ins_.is_async_release();
     // The release form's gates (PTX 8.7, sm_100) imply the base ones: report only those.
     if (!release) {
       need_version(ptx(8, 1), loc, "'st.async'");

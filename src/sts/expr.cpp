@@ -14,9 +14,9 @@ namespace {
 bool word_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%';
 }
-bool word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' ||
-         c == '.' || c == ':';
+bool word_char(char c) {  // `%` only starts a name (docs/sts-format.md, "Lexical rules")
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' ||
+         c == ':';
 }
 
 uint32_t f32_bits(float f) {
@@ -94,6 +94,7 @@ bool tokenize(std::string_view line, uint32_t lineno, std::vector<Tok>& out, Dia
                                         !(std::isalnum(static_cast<unsigned char>(line[i + 1])) ||
                                           line[i + 1] == '_')))) {
       t.kind = TokKind::Word;
+      ++i;  // the first character (possibly `%`)
       while (i < line.size() && word_char(line[i])) ++i;
     } else if (std::isdigit(static_cast<unsigned char>(c))) {
       t.kind = TokKind::Number;

@@ -239,7 +239,7 @@ void run_random(uint64_t seed, int iterations) {
 TEST(GoldenRandom, ExecutorMatchesNaiveReference) { run_random(seed_from_env(), 3000); }
 
 // Label `long` (scripts/test.sh --long): 64 further seeds of 20,000 stores each.
-TEST(LongGoldenRandom, ExecutorMatchesNaiveReferenceManySeeds) {
+TEST(GoldenRandom, LongExecutorMatchesNaiveReferenceManySeeds) {
   const uint64_t first = seed_from_env() + 1;
   for (uint64_t seed = first; seed < first + 64 && !HasFatalFailure(); ++seed)
     run_random(seed, 20000);

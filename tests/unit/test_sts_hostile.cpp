@@ -25,7 +25,7 @@ TEST(StsHostile, DeepParenthesesAreDiagnosed) {
   EXPECT_NE(d.all()[0].message.find("nested more than"), std::string::npos);
 }
 
-TEST(StsHostile, LongUnaryChainIsDiagnosed) {
+TEST(StsHostile, DeepUnaryChainIsDiagnosed) {
   Diagnostics d;
   EXPECT_FALSE(run("symbol s = " + std::string(50000, '-') + "1", d).parsed);
   EXPECT_TRUE(d.has_errors());

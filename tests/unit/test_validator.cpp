@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "check_util.h"
+#include "stu/isa/parser.h"
+#include "stu/isa/validator.h"
 
 namespace stu::test {
 namespace {
@@ -259,3 +261,17 @@ TEST(Validator, StAsyncGlobalOnTcgenTargetsWarnsOnIsaOnlyRules) {
 
 }  // namespace
 }  // namespace stu::test
+
+// Without a symbol table (`.sts` lines) registers are untyped: a leading sink must not be
+// taken for an all-sink list; a list of sinks only is still rejected.
+TEST(Validator, LeadingSinkWithoutSymbols) {
+  auto check = [](const char* text) {
+    stu::Diagnostics d;
+    auto ins = stu::isa::parse_instruction(text, d);
+    EXPECT_TRUE(ins) << text;
+    stu::isa::CheckContext ctx{*stu::isa::Target::parse("sm_100a"), stu::isa::ptx(8, 8), nullptr};
+    return ins && stu::isa::validate(*ins, ctx, d);
+  };
+  EXPECT_TRUE(check("st.global.v8.b32 [%rd1], {_, %r1, %r2, %r3, %r4, %r5, %r6, _};"));
+  EXPECT_FALSE(check("st.global.v8.b32 [%rd1], {_, _, _, _, _, _, _, _};"));
+}

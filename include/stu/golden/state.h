@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -62,7 +63,8 @@ class GlobalAllocations {
 
 struct CtaState {
   std::vector<uint8_t> shared;
-  std::vector<uint32_t> tmem;  // kTmemLanes * kTmemColumns cells, created on first use
+  std::set<uint64_t> mbarriers;  // offsets of initialised mbarrier objects
+  std::vector<uint32_t> tmem;    // kTmemLanes * kTmemColumns cells, created on first use
   TmemAllocator tmem_alloc;
   uint32_t* tmem_cells();
 };
@@ -107,6 +109,9 @@ class MachineState {
   bool write(const Dest& d, uint64_t offset, const uint8_t* data, size_t n);
 
   // mbarrier access in a CTA's shared memory (offset must be 8-byte aligned and in range).
+  // A barrier exists once set_mbar() has written an initialised state there (`init`); before
+  // that mbar() reads it as not initialised, whatever the bytes hold (the fill value, or
+  // data a plain store left), so a use before `init` is always reported.
   MbarState mbar(uint32_t cta, uint64_t offset) const;
   void set_mbar(uint32_t cta, uint64_t offset, const MbarState& s);
 

@@ -120,6 +120,10 @@ struct Instruction {
   Sem effective_sem() const { return sem.value_or(Sem::Weak); }
   bool is_strong() const;
   bool is_generic() const { return !space.has_value(); }
+  // st.async: the release form (a strong store to global) rather than the mbarrier form (a
+  // weak store to distributed shared memory). ptxas's classification: `.release`, `.mmio`, a
+  // scope other than `.cluster`, or neither a completion mechanism nor an [mbar] operand.
+  bool is_async_release() const;
   unsigned vec_lanes() const { return vec ? lanes_of(*vec) : 1; }
   // Bytes written by one thread when no element is a sink (st/st.async), or 4 * registers
   // (tcgen05.st).
