@@ -813,43 +813,68 @@ class Runner {
     return true;
   }
 
-  // Element k of a write/expect value list.
-  bool element(const Stmt& s, size_t k, Env e, uint64_t& v) {
+  // The cells (a TMEM rectangle, row-major) or elements (consecutive memory) a write or
+  // memory expectation names, and how many values it takes.
+  struct Span {
+    bool tmem = false;
+    TmemRect r{};
+    size_t cols = 0;  // tmem: columns of the rectangle
+    golden::Dest d;
+    uint64_t off = 0;
+    size_t count = 0;
+  };
+  bool span_of(const Stmt& s, Span& sp) {
+    const size_t given = s.repeat > 0 ? size_t(s.repeat) : s.exprs.size();
+    if (s.mem.space == MemSpace::Tmem && !s.mem.generic) {
+      sp.tmem = true;
+      if (!tmem_rect(s.mem, sp.r)) return false;
+      sp.cols = sp.r.cols ? sp.r.cols : given / sp.r.rows;
+      sp.count = sp.r.rows * sp.cols;
+      if (sp.cols == 0 || sp.r.col + sp.cols > golden::kTmemColumns) {
+        fail(s.mem.loc, "tmem rectangle: columns out of range (0 or past column 511)");
+        return false;
+      }
+      if (s.exprs.size() != 1 && s.exprs.size() != sp.count) {
+        fail(s.loc, std::to_string(s.exprs.size()) + " values for " + std::to_string(sp.count) +
+                        " tmem cells");
+        return false;
+      }
+      return true;
+    }
+    sp.count = given;
+    return dest_of(s.mem, sp.d, sp.off);
+  }
+  // Value k of the statement: its own expression, or the one expression evaluated with
+  // i = k (memory) or row/col (tmem).
+  bool value_at(const Stmt& s, const Span& sp, size_t k, uint64_t& v) {
+    Env e = env();
     e.i = k;
+    if (sp.tmem) {
+      e.row = k / sp.cols;
+      e.col = k % sp.cols;
+    }
     return eval(s.exprs.size() == 1 ? s.exprs[0] : s.exprs[k], e, v);
+  }
+  uint32_t& tmem_cell(const Span& sp, size_t k) {
+    const size_t lane = sp.r.lane + k / sp.cols, col = sp.r.col + k % sp.cols;
+    return m_.cta(sp.r.cta).tmem_cells()[lane * golden::kTmemColumns + col];
   }
 
   void write(const Stmt& s) {
-    if (s.mem.space == MemSpace::Tmem && !s.mem.generic) {
-      TmemRect r;
-      if (!tmem_rect(s.mem, r)) return;
-      const size_t cols =
-          r.cols ? r.cols : (s.repeat > 0 ? size_t(s.repeat) : s.exprs.size()) / r.rows;
-      uint32_t* tm = m_.cta(r.cta).tmem_cells();
-      if (r.col + cols > golden::kTmemColumns) return fail(s.mem.loc, "tmem write past column 511");
-      for (uint32_t row = 0; row < r.rows; ++row)
-        for (uint32_t c = 0; c < cols; ++c) {
-          Env e = env();
-          e.row = row;
-          e.col = c;
-          uint64_t v;
-          if (!element(s, row * cols + c, e, v)) return;
-          tm[(r.lane + row) * golden::kTmemColumns + r.col + c] = uint32_t(v);
-        }
-      return;
-    }
-    golden::Dest d;
-    uint64_t off;
-    if (!dest_of(s.mem, d, off)) return;
-    const size_t n = s.repeat > 0 ? size_t(s.repeat) : s.exprs.size();
-    for (size_t k = 0; k < n; ++k) {
+    Span sp;
+    if (!span_of(s, sp)) return;
+    for (size_t k = 0; k < sp.count; ++k) {
       uint64_t v;
-      if (!element(s, k, env(), v)) return;
+      if (!value_at(s, sp, k, v)) return;
+      if (sp.tmem) {
+        tmem_cell(sp, k) = uint32_t(v);
+        continue;
+      }
       uint8_t b[8];
       for (unsigned i = 0; i < s.elem_bytes; ++i) b[i] = uint8_t(v >> (8 * i));
-      if (!m_.write(d, off + k * s.elem_bytes, b, s.elem_bytes))
-        return fail(s.mem.loc, "write outside " + std::string(golden::to_string(d.space)) +
-                                   " memory at offset " + hex(off + k * s.elem_bytes));
+      if (!m_.write(sp.d, sp.off + k * s.elem_bytes, b, s.elem_bytes))
+        return fail(s.mem.loc, "write outside " + std::string(golden::to_string(sp.d.space)) +
+                                   " memory at offset " + hex(sp.off + k * s.elem_bytes));
     }
   }
 
@@ -1265,62 +1290,40 @@ class Runner {
   }
 
   void expect_memory(const Stmt& s) {
+    Span sp;
+    if (!span_of(s, sp)) return;
     size_t bad = 0;
     std::string first;
-    if (s.mem.space == MemSpace::Tmem && !s.mem.generic) {
-      TmemRect r;
-      if (!tmem_rect(s.mem, r)) return;
-      const size_t cols =
-          r.cols ? r.cols : (s.repeat > 0 ? size_t(s.repeat) : s.exprs.size()) / r.rows;
-      if (cols == 0 || r.col + cols > golden::kTmemColumns)
-        return fail(s.mem.loc, "tmem expectation: columns out of range");
-      if (s.exprs.size() != 1 && s.exprs.size() != r.rows * cols)
-        return fail(s.loc, "tmem expectation gives " + std::to_string(s.exprs.size()) +
-                               " values for " + std::to_string(r.rows * cols) + " cells");
-      const uint32_t* tm = m_.cta(r.cta).tmem_cells();
-      for (uint32_t row = 0; row < r.rows; ++row)
-        for (uint32_t c = 0; c < cols; ++c) {
-          Env e = env();
-          e.row = row;
-          e.col = c;
-          uint64_t want;
-          if (!element(s, row * cols + c, e, want)) return;
-          const uint32_t got = tm[(r.lane + row) * golden::kTmemColumns + r.col + c];
-          if ((got & r.mask) != (want & r.mask) && bad++ == 0)
-            first = "tmem cta " + std::to_string(r.cta) + " lane " + std::to_string(r.lane + row) +
-                    " col " + std::to_string(r.col + c) + ": expected " + hex(want & r.mask, 8) +
-                    ", actual " + hex(got & r.mask, 8);
-        }
-      if (bad)
-        fail(s.loc, "expectation failed: " + first + " (" + std::to_string(bad) + " of " +
-                        std::to_string(r.rows * cols) + " cells differ)");
-      return;
-    }
-    golden::Dest d;
-    uint64_t off;
-    if (!dest_of(s.mem, d, off)) return;
-    const size_t n = s.repeat > 0 ? size_t(s.repeat) : s.exprs.size();
-    for (size_t k = 0; k < n; ++k) {
-      uint64_t want;
-      if (!element(s, k, env(), want)) return;
-      uint8_t b[8] = {};
-      if (!m_.read(d, off + k * s.elem_bytes, b, s.elem_bytes))
-        return fail(s.mem.loc, "expectation reads outside " +
-                                   std::string(golden::to_string(d.space)) + " memory at offset " +
-                                   hex(off + k * s.elem_bytes));
-      uint64_t got = 0;
-      for (unsigned i = 0; i < s.elem_bytes; ++i) got |= uint64_t(b[i]) << (8 * i);
-      const uint64_t mask =
-          s.elem_bytes == 8 ? ~uint64_t(0) : ((uint64_t(1) << (8 * s.elem_bytes)) - 1);
-      if ((want & mask) != got && bad++ == 0)
-        first = std::string(golden::to_string(d.space)) + " " + hex(off + k * s.elem_bytes) +
-                " (element " + std::to_string(k) + "): expected " +
-                hex(want & mask, int(2 * s.elem_bytes)) + ", actual " +
-                hex(got, int(2 * s.elem_bytes));
+    const uint64_t mask = sp.tmem             ? sp.r.mask
+                          : s.elem_bytes == 8 ? ~uint64_t(0)
+                                              : ((uint64_t(1) << (8 * s.elem_bytes)) - 1);
+    const int digits = sp.tmem ? 8 : int(2 * s.elem_bytes);
+    for (size_t k = 0; k < sp.count; ++k) {
+      uint64_t want, got = 0;
+      if (!value_at(s, sp, k, want)) return;
+      std::string where;
+      if (sp.tmem) {
+        got = tmem_cell(sp, k);
+        where = "tmem cta " + std::to_string(sp.r.cta) + " lane " +
+                std::to_string(sp.r.lane + k / sp.cols) + " col " +
+                std::to_string(sp.r.col + k % sp.cols);
+      } else {
+        uint8_t b[8] = {};
+        if (!m_.read(sp.d, sp.off + k * s.elem_bytes, b, s.elem_bytes))
+          return fail(s.mem.loc, "expectation reads outside " +
+                                     std::string(golden::to_string(sp.d.space)) +
+                                     " memory at offset " + hex(sp.off + k * s.elem_bytes));
+        for (unsigned i = 0; i < s.elem_bytes; ++i) got |= uint64_t(b[i]) << (8 * i);
+        where = std::string(golden::to_string(sp.d.space)) + " " + hex(sp.off + k * s.elem_bytes) +
+                " (element " + std::to_string(k) + ")";
+      }
+      if ((want & mask) != (got & mask) && bad++ == 0)
+        first = where + ": expected " + hex(want & mask, digits) + ", actual " +
+                hex(got & mask, digits);
     }
     if (bad)
       fail(s.loc, "expectation failed: " + first + " (" + std::to_string(bad) + " of " +
-                      std::to_string(n) + " elements differ)");
+                      std::to_string(sp.count) + (sp.tmem ? " cells" : " elements") + " differ)");
   }
 
   // --- dump -------------------------------------------------------------------------------
