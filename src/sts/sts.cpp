@@ -1189,6 +1189,47 @@ class Runner {
     unclaimed_ &= ~lanes;
   }
 
+  // The field comparisons of one expectation: each key the statement gives is compared with
+  // the actual value; every difference is reported in one message.
+  class FieldDiffs {
+   public:
+    FieldDiffs(Runner& r, const Stmt& s) : r_(r), s_(s) {}
+    enum class As : uint8_t { Dec, Hex, Signed };
+    void number(const char* key, uint64_t got, As as = As::Dec) {
+      const KV* kv = s_.kv(key);
+      uint64_t want;
+      if (!kv || !r_.eval(kv->expr, r_.env(), want) || want == got) return;
+      add(key, text(want, as), text(got, as));
+    }
+    void flag(const char* key, bool got) {
+      const KV* kv = s_.kv(key);
+      uint64_t want;
+      if (kv && r_.eval(kv->expr, r_.env(), want) && (want != 0) != got)
+        add(key, std::to_string(want != 0), std::to_string(got));
+    }
+    void word(const char* key, const std::string& got) {
+      const KV* kv = s_.kv(key);
+      if (kv && kv->word != got) add(key, kv->word, got);
+    }
+    void report(const std::string& what) {
+      if (!diffs_.empty()) r_.fail(s_.loc, "expectation failed: " + what + ": " + diffs_);
+    }
+
+   private:
+    static std::string text(uint64_t v, As as) {
+      return as == As::Hex      ? hex(v)
+             : as == As::Signed ? std::to_string(int64_t(v))
+                                : std::to_string(v);
+    }
+    void add(const char* key, const std::string& want, const std::string& got) {
+      diffs_ +=
+          (diffs_.empty() ? "" : ", ") + std::string(key) + " expected " + want + ", actual " + got;
+    }
+    Runner& r_;
+    const Stmt& s_;
+    std::string diffs_;
+  };
+
   void expect_line(const Stmt& s) {
     uint64_t idx;
     if (!eval(s.exprs[0], env(), idx)) return;
@@ -1196,74 +1237,41 @@ class Runner {
       return fail(s.loc, "expectation failed: line " + std::to_string(idx) + " does not exist (" +
                              std::to_string(last_.lines.size()) + " line requests)");
     const golden::LineRequest& r = last_.lines[idx];
-    std::string diffs;
-    auto check = [&](const char* key, uint64_t got, bool as_hex) {
-      const KV* kv = s.kv(key);
-      if (!kv) return;
-      uint64_t want;
-      if (!eval(kv->expr, env(), want)) return;
-      if (want != got)
-        diffs += std::string(diffs.empty() ? "" : ", ") + key + " expected " +
-                 (as_hex ? hex(want) : std::to_string(want)) + ", actual " +
-                 (as_hex ? hex(got) : std::to_string(got));
-    };
-    if (const KV* kv = s.kv("space")) {
-      if (kv->word != golden::to_string(r.dest.space))
-        diffs += "space expected " + kv->word + ", actual " +
-                 std::string(golden::to_string(r.dest.space));
-    }
-    check("cta", r.dest.cta, false);
-    check("thread", r.dest.thread, false);
-    check("addr", r.line, true);
-    check("sectors", r.sector_mask, true);
-    check("lanes", r.lane_mask, true);
-    check("nbytes", r.bytes.count(), false);
-    check("bytemask_lo", r.bytes.lo, true);
-    check("bytemask_hi", r.bytes.hi, true);
-    if (!diffs.empty())
-      fail(s.loc, "expectation failed: line " + std::to_string(idx) + ": " + diffs);
+    using As = FieldDiffs::As;
+    FieldDiffs f(*this, s);
+    f.word("space", std::string(golden::to_string(r.dest.space)));
+    f.number("cta", r.dest.cta);
+    f.number("thread", r.dest.thread);
+    f.number("addr", r.line, As::Hex);
+    f.number("sectors", r.sector_mask, As::Hex);
+    f.number("lanes", r.lane_mask, As::Hex);
+    f.number("nbytes", r.bytes.count());
+    f.number("bytemask_lo", r.bytes.lo, As::Hex);
+    f.number("bytemask_hi", r.bytes.hi, As::Hex);
+    f.report("line " + std::to_string(idx));
   }
 
   void expect_order(const Stmt& s) {
     const golden::Ordering& o = last_.order;
-    std::string diffs;
-    auto word = [&](const char* key, std::string got) {
-      const KV* kv = s.kv(key);
-      if (kv && kv->word != got)
-        diffs += std::string(diffs.empty() ? "" : ", ") + key + " expected " + kv->word +
-                 ", actual " + got;
-    };
-    auto flag = [&](const char* key, bool got) {
-      const KV* kv = s.kv(key);
-      uint64_t want;
-      if (kv && eval(kv->expr, env(), want) && (want != 0) != got)
-        diffs += std::string(diffs.empty() ? "" : ", ") + key + " expected " +
-                 std::to_string(want != 0) + ", actual " + std::to_string(got);
-    };
-    word("sem", o.mmio ? "mmio" : std::string(isa::to_string(o.sem)));
-    word("scope", o.scope ? std::string(isa::to_string(*o.scope)) : "none");
-    flag("strong", o.strong);
-    flag("release", o.release);
-    flag("mmio", o.mmio);
-    flag("volatile", o.is_volatile);
-    flag("async", o.async);
-    if (!diffs.empty()) fail(s.loc, "expectation failed: order: " + diffs);
+    FieldDiffs f(*this, s);
+    f.word("sem", o.mmio ? "mmio" : std::string(isa::to_string(o.sem)));
+    f.word("scope", o.scope ? std::string(isa::to_string(*o.scope)) : "none");
+    f.flag("strong", o.strong);
+    f.flag("release", o.release);
+    f.flag("mmio", o.mmio);
+    f.flag("volatile", o.is_volatile);
+    f.flag("async", o.async);
+    f.report("order");
   }
 
   void expect_cache(const Stmt& s) {
     const golden::CacheAttrs& c = last_.cache;
-    std::string diffs;
-    auto word = [&](const char* key, std::string got) {
-      const KV* kv = s.kv(key);
-      if (kv && kv->word != got)
-        diffs += std::string(diffs.empty() ? "" : ", ") + key + " expected " + kv->word +
-                 ", actual " + got;
-    };
-    word("cop", c.cop ? std::string(isa::to_string(*c.cop)) : "none");
-    word("l1", c.l1 ? std::string(isa::to_string(*c.l1)) : "none");
-    word("l2", c.l2 ? std::string(isa::to_string(*c.l2)) : "none");
-    word("policy", c.has_policy ? c.policy.str() : "none");
-    if (!diffs.empty()) fail(s.loc, "expectation failed: cache: " + diffs);
+    FieldDiffs f(*this, s);
+    f.word("cop", c.cop ? std::string(isa::to_string(*c.cop)) : "none");
+    f.word("l1", c.l1 ? std::string(isa::to_string(*c.l1)) : "none");
+    f.word("l2", c.l2 ? std::string(isa::to_string(*c.l2)) : "none");
+    f.word("policy", c.has_policy ? c.policy.str() : "none");
+    f.report("cache");
   }
 
   void expect_mbarrier(const Stmt& s) {
@@ -1272,21 +1280,13 @@ class Runner {
     if (cta >= p_.cfg.cluster_ctas || addr + 8 > p_.cfg.shared_bytes)
       return fail(s.loc, "mbarrier location outside shared memory");
     const golden::MbarState st = m_.mbar(uint32_t(cta), addr);
-    std::string diffs;
-    auto check = [&](const char* key, int64_t got) {
-      const KV* kv = s.kv(key);
-      uint64_t want;
-      if (kv && eval(kv->expr, env(), want) && int64_t(want) != got)
-        diffs += std::string(diffs.empty() ? "" : ", ") + key + " expected " +
-                 std::to_string(int64_t(want)) + ", actual " + std::to_string(got);
-    };
-    check("phase", st.phase);
-    check("pending", st.pending);
-    check("expected", st.expected);
-    check("tx", st.tx);
-    if (!diffs.empty())
-      fail(s.loc, "expectation failed: mbarrier cta " + std::to_string(cta) + " " + hex(addr) +
-                      ": " + diffs);
+    using As = FieldDiffs::As;
+    FieldDiffs f(*this, s);
+    f.number("phase", st.phase);
+    f.number("pending", st.pending);
+    f.number("expected", st.expected);
+    f.number("tx", uint64_t(int64_t(st.tx)), As::Signed);
+    f.report("mbarrier cta " + std::to_string(cta) + " " + hex(addr));
   }
 
   void expect_memory(const Stmt& s) {
