@@ -45,23 +45,20 @@ void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& ou
           }
         }
         LineRequest& r = out[hit];
-        const uint32_t full = len >= 32 ? ~0u : ((1u << len) - 1);
-        if (seg_mask == full) {  // the common case: every byte of the segment is written
-          std::memcpy(r.data.data() + in_line, a.data.data() + b, len);
-          for (unsigned k = 0; k < len;) {  // at most two 64-bit halves
-            const unsigned at_bit = in_line + k;
-            const unsigned n = std::min(len - k, 64 - (at_bit & 63));
-            const uint64_t bits = n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
+        // Runs of written bytes (all of the segment in the common case; sinks split it).
+        for (uint32_t m = seg_mask; m;) {
+          const unsigned k0 = unsigned(__builtin_ctz(m));
+          const uint32_t rest = ~(m >> k0);
+          const unsigned n = rest ? unsigned(__builtin_ctz(rest)) : 32 - k0;
+          std::memcpy(r.data.data() + in_line + k0, a.data.data() + b + k0, n);
+          for (unsigned k = 0; k < n;) {  // set the run's mask bits, 64-bit half by half
+            const unsigned at_bit = in_line + k0 + k;
+            const unsigned c = std::min(n - k, 64 - (at_bit & 63));
+            const uint64_t bits = c >= 64 ? ~uint64_t(0) : ((uint64_t(1) << c) - 1);
             (at_bit < 64 ? r.bytes.lo : r.bytes.hi) |= bits << (at_bit & 63);
-            k += n;
+            k += c;
           }
-        } else {
-          for (unsigned k = 0; k < len; ++k) {
-            if ((seg_mask >> k) & 1) {
-              r.bytes.set(in_line + k);
-              r.data[in_line + k] = a.data[b + k];
-            }
-          }
+          m &= n + k0 >= 32 ? 0u : ~((1u << (n + k0)) - 1);
         }
         r.lane_mask |= uint32_t(1) << a.lane;
         if (a.lane < r.first_lane) r.first_lane = a.lane;

@@ -56,12 +56,14 @@ void SparseMemory::write_line(uint64_t line, const LineByteMask& mask, const uin
     std::memcpy(p, data, 128);
     return;
   }
-  for (unsigned half = 0; half < 2; ++half) {
+  for (unsigned half = 0; half < 2; ++half) {  // runs of written bytes, copied whole
     uint64_t m = half ? mask.hi : mask.lo;
     while (m) {
-      const unsigned i = unsigned(__builtin_ctzll(m)) + 64 * half;
-      p[i] = data[i];
-      m &= m - 1;
+      const unsigned start = unsigned(__builtin_ctzll(m));
+      const uint64_t rest = ~(m >> start);
+      const unsigned n = rest ? unsigned(__builtin_ctzll(rest)) : 64 - start;
+      std::memcpy(p + 64 * half + start, data + 64 * half + start, n);
+      m = start + n >= 64 ? 0 : m & ~((uint64_t(1) << (start + n)) - 1);
     }
   }
 }
