@@ -112,6 +112,40 @@ class GoldenExecutor : public ::testing::Test {
   Scratch scratch_;
 };
 
+// --- bad_instruction: what the validator would reject still gives a result, never a crash ---
+
+TEST_F(GoldenExecutor, MissingTypeFaultsEveryActiveLaneBadInstruction) {
+  isa::Instruction ins = parse("st.global.u32 [%rd1], %r1;");
+  ins.type.reset();  // as if built by hand without `.type`
+  WarpOperands o = operands(ins);
+  o.addr.fill(kG);
+  const StoreResult& r = run(ins, o, WarpContext{0, 0, 0x5});
+  EXPECT_EQ(r.fault_mask, 0x5u);
+  EXPECT_EQ(r.fault[0].kind, FaultKind::BadInstruction);
+  EXPECT_EQ(r.fault[2].kind, FaultKind::BadInstruction);
+  EXPECT_EQ(r.stored_mask, 0u);
+  EXPECT_EQ(global(kG, 4), bytes({kFill, kFill, kFill, kFill}));
+}
+
+TEST_F(GoldenExecutor, TooFewSourceValuesFaultBadInstruction) {
+  const isa::Instruction ins = parse("st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};");
+  WarpOperands o;
+  o.src.assign(2 * 32, RegValue{});  // 2 elements given for a .v4
+  o.addr.fill(kG);
+  const StoreResult& r = run(ins, o, WarpContext{0, 0, 0x1});
+  EXPECT_EQ(r.fault_mask, 0x1u);
+  EXPECT_EQ(r.fault[0].kind, FaultKind::BadInstruction);
+  EXPECT_TRUE(r.lines.empty());
+}
+
+TEST_F(GoldenExecutor, CtaOutsideTheClusterFaultsBadInstruction) {
+  const isa::Instruction ins = parse("st.global.u32 [%rd1], %r1;");
+  WarpOperands o = operands(ins);
+  o.addr.fill(kG);
+  const StoreResult& r = run(ins, o, WarpContext{5, 0, 0x1});  // cluster of 2
+  EXPECT_EQ(r.fault[0].kind, FaultKind::BadInstruction);
+}
+
 // --- widths, byte order, vectors ---------------------------------------------------------
 
 TEST_F(GoldenExecutor, U8StoresLowByteOfWideRegister) {
