@@ -41,15 +41,11 @@ void fault_all(StoreResult& out, uint32_t mask, FaultKind k, uint64_t addr = 0) 
   for (uint32_t m = mask; m; m &= m - 1) out.set_fault(unsigned(__builtin_ctz(m)), k, addr);
 }
 
-// st.async in its release (global) form: the ISA layer's classification, which the validator
-// uses too.
-bool is_async_release(const Instruction& ins) { return ins.is_async_release(); }
-
 Ordering ordering_of(const Instruction& ins) {
   Ordering o;
   o.async = ins.op != Opcode::St;
   if (ins.op == Opcode::Tcgen05St) return o;
-  if (ins.op == Opcode::StAsync && !is_async_release(ins)) return o;  // weak data store
+  if (ins.op == Opcode::StAsync && !ins.is_async_release()) return o;  // weak data store
   o.sem = ins.effective_sem();
   if (ins.op == Opcode::StAsync) o.sem = Sem::Release;  // the release form
   if (ins.mmio) {
@@ -72,7 +68,7 @@ Ordering ordering_of(const Instruction& ins) {
 
 // A qualifier the resolved space forbids (generic stores resolve per lane), or read-only.
 FaultKind space_fault(const Instruction& ins, MemSpace s) {
-  const bool async_weak = ins.op == Opcode::StAsync && !is_async_release(ins);
+  const bool async_weak = ins.op == Opcode::StAsync && !ins.is_async_release();
   if (ins.op == Opcode::StAsync) {
     if (async_weak) return s == MemSpace::Shared ? FaultKind::None : FaultKind::IllegalForSpace;
     return s == MemSpace::Global ? FaultKind::None : FaultKind::IllegalForSpace;
@@ -271,7 +267,7 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
         byte_mask &= ~((esize >= 32 ? ~0u : ((1u << esize) - 1)) << (e * esize));
     }
   }
-  const bool async_weak = ins.op == Opcode::StAsync && !is_async_release(ins);
+  const bool async_weak = ins.op == Opcode::StAsync && !ins.is_async_release();
   if (async_weak && m.config().cluster_ctas < 2) {
     fault_all(out, ctx.active, FaultKind::ClusterTooSmall);
     return;
