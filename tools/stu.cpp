@@ -2,7 +2,7 @@
 //
 //   stu check [--target sm_XX] [--ptx-version X.Y] [--stats] FILE...
 //   stu lower [--target sm_XX] FILE.ptx
-//   stu run [--trace] [--dump FILE|-] TEST.sts...
+//   stu run [--trace] [--dump FILE|-] [--junit FILE] TEST.sts...
 //   stu tmem-map             (the tcgen05.st register -> TMEM cell tables, as Markdown)
 //
 // Exit status: 0 success, 1 a finding (an error in the input), 2 usage or I/O error.
@@ -56,6 +56,7 @@ const char* const kUsageText =
     "  --trace               (run) print each store's faults and transactions\n"
     "  --dump FILE           (run) write the final memory image (hex, per space); '-' is\n"
     "                        stdout; with several tests, each test's image is appended\n"
+    "  --junit FILE          (run) also write a JUnit XML report, one test case per file\n"
     "\n"
     "exit status: 0 no errors, 1 errors found, 2 usage or I/O error\n";
 
@@ -69,6 +70,7 @@ struct Options {
   size_t show = 20;
   bool trace = false;
   std::string dump;
+  std::string junit;
 };
 
 int usage_error(const std::string& msg) {
@@ -209,7 +211,64 @@ int run_lower(const Options& o) {
   });
 }
 
+std::string xml_escape(const std::string& in) {
+  std::string out;
+  for (char c : in) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += (static_cast<unsigned char>(c) < 0x20 && c != '\n') ? ' ' : c;
+    }
+  }
+  return out;
+}
+
+struct JunitCase {
+  std::string name;
+  bool ok = false;
+  std::string message;  // the first error
+  std::string details;  // every diagnostic
+  double seconds = 0;
+};
+
+bool write_junit(const std::string& path, const std::vector<JunitCase>& cases) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return false;
+  size_t failures = 0;
+  double total = 0;
+  for (const JunitCase& c : cases) {
+    failures += !c.ok;
+    total += c.seconds;
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"stu run\" tests=\""
+      << cases.size() << "\" failures=\"" << failures << "\" time=\"" << total << "\">\n";
+  for (const JunitCase& c : cases) {
+    out << "  <testcase classname=\"sts\" name=\"" << xml_escape(c.name) << "\" time=\""
+        << c.seconds << "\"";
+    if (c.ok) {
+      out << "/>\n";
+      continue;
+    }
+    out << ">\n    <failure message=\"" << xml_escape(c.message) << "\">" << xml_escape(c.details)
+        << "</failure>\n  </testcase>\n";
+  }
+  out << "</testsuite>\n";
+  return bool(out);
+}
+
 int run_sts(const Options& o) {
+  std::vector<JunitCase> junit;
   std::ofstream dump_file;
   std::ostream* dump = nullptr;
   if (o.dump == "-") {
@@ -222,14 +281,32 @@ int run_sts(const Options& o) {
     }
     dump = &dump_file;
   }
-  return for_each_input(o.files, [&](const std::string& f, const std::string& text) {
+  const int status = for_each_input(o.files, [&](const std::string& f, const std::string& text) {
     stu::Diagnostics d;
     stu::sts::RunOptions ro;
     ro.trace = o.trace ? &std::cout : nullptr;
     ro.dump = dump;
     if (dump) *dump << "# " << f << "\n";
+    const auto t0 = std::chrono::steady_clock::now();
     const stu::sts::RunSummary s = stu::sts::run(text, ro, d);
     print_diags(d, f, o.max_errors);
+    if (!o.junit.empty()) {
+      JunitCase c;
+      c.name = f;
+      c.ok = s.ok();
+      c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::ostringstream all;
+      d.print(all, f);
+      c.details = all.str();
+      for (const auto& x : d.all()) {
+        if (x.severity == stu::Severity::Error) {
+          c.message = f + ":" + std::to_string(x.loc.line) + ":" + std::to_string(x.loc.col) +
+                      ": " + x.message;
+          break;
+        }
+      }
+      junit.push_back(std::move(c));
+    }
     if (!o.quiet) {
       if (!s.parsed) {
         std::cout << f << ": not run: " << d.error_count() << " errors\n";
@@ -240,6 +317,11 @@ int run_sts(const Options& o) {
     }
     return !s.ok();
   });
+  if (!o.junit.empty() && !write_junit(o.junit, junit)) {
+    std::cerr << "stu: error: cannot write '" << o.junit << "': " << std::strerror(errno) << "\n";
+    return kUsage;
+  }
+  return status;
 }
 
 // docs/tmem-map.md: generated from golden::tmem_cells, the mapping the model executes.
@@ -341,6 +423,10 @@ int main(int argc, char** argv) {
       const char* v = value("--dump");
       if (!v || !*v) return usage_error("--dump needs a file name (or '-')");
       o.dump = v;
+    } else if (a == "--junit") {
+      const char* v = value("--junit");
+      if (!v || !*v) return usage_error("--junit needs a file name");
+      o.junit = v;
     } else if (a == "--stats") {
       o.stats = true;
     } else if (a == "-q" || a == "--quiet") {

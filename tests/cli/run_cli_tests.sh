@@ -126,5 +126,17 @@ else
 fi
 expect_status "tmem-map with a file" 2 "$stu" tmem-map x.ptx
 
+# --junit: one test case per file, a failure element for the failing one.
+"$stu" run -q --junit "$tmp/junit.xml" "$root/tests/sts/coalesce_u32.sts" "$here/run_failing.sts" >/dev/null 2>&1
+if [[ $(grep -c '<testcase ' "$tmp/junit.xml") == 2 ]] && [[ $(grep -c '<failure ' "$tmp/junit.xml") == 1 ]] &&
+   grep -q 'tests="2" failures="1"' "$tmp/junit.xml" && grep -q 'run_failing.sts:9:1: expectation failed: lines' "$tmp/junit.xml"; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL stu run --junit:"
+  head -20 "$tmp/junit.xml"
+fi
+expect_status "stu run --junit to a directory" 2 "$stu" run --junit "$tmp" "$root/tests/sts/coalesce_u32.sts"
+
 echo "$pass passed, $fail failed"
 ((fail == 0))
