@@ -25,6 +25,16 @@ expect_status() {  # name, wanted status, command...
   fi
 }
 
+same_file() {  # name, expected file, actual file: counts a pass or prints the difference
+  if diff -u "$2" "$3" >"$tmp/diff"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL $1:"
+    head -40 "$tmp/diff"
+  fi
+}
+
 expect_status "check of real nvcc PTX" 0 "$stu" check "$root/examples/demo/store_tour.sm_100a.ptx"
 expect_status "check of bad stores" 1 "$stu" check "$here/bad_stores.ptx"
 expect_status "missing file" 2 "$stu" check "$tmp/does-not-exist.ptx"
@@ -64,13 +74,7 @@ fi
 
 # Exact diagnostics (file name as given on the command line).
 (cd "$here" && "$stu" check -q bad_stores.ptx) 2>"$tmp/diag" >/dev/null
-if diff -u "$here/bad_stores.expected" "$tmp/diag" >"$tmp/diff"; then
-  pass=$((pass + 1))
-else
-  fail=$((fail + 1))
-  echo "FAIL diagnostics of bad_stores.ptx differ:"
-  cat "$tmp/diff"
-fi
+same_file "diagnostics of bad_stores.ptx" "$here/bad_stores.expected" "$tmp/diag"
 
 # stu lower: every store is followed by its SASS; a release store gets a MEMBAR first.
 "$stu" lower "$root/examples/demo/store_tour.sm_100a.ptx" >"$tmp/lower" 2>&1
@@ -90,13 +94,7 @@ compare_run() {  # name, expected-file, run args...
   local name=$1 want=$2
   shift 2
   (cd "$here" && "$stu" run -q "$@") 2>"$tmp/diag" >/dev/null
-  if diff -u "$here/$want" "$tmp/diag" >"$tmp/diff"; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL $name:"
-    cat "$tmp/diff"
-  fi
+  same_file "$name" "$here/$want" "$tmp/diag"
 }
 compare_run "stu run syntax errors" run_syntax.expected run_syntax.sts
 compare_run "stu run failed expectations" run_failing.expected run_failing.sts
@@ -107,23 +105,12 @@ expect_status "stu run of a missing file" 2 "$stu" run "$tmp/none.sts"
 expect_status "stu run --dump without a file" 2 "$stu" run "$here/dump.sts" --dump
 expect_status "stu run --dump to a directory" 2 "$stu" run --dump "$tmp" "$here/dump.sts"
 (cd "$here" && "$stu" run -q --dump "$tmp/image" dump.sts) >/dev/null 2>&1
-if diff -u "$here/dump.expected.img" "$tmp/image" >"$tmp/diff"; then
-  pass=$((pass + 1))
-else
-  fail=$((fail + 1))
-  echo "FAIL stu run --dump image differs:"
-  cat "$tmp/diff"
-fi
+same_file "stu run --dump image" "$here/dump.expected.img" "$tmp/image"
 
 # docs/tmem-map.md is generated from the model's one TMEM mapping function: it must be current.
 "$stu" tmem-map >"$tmp/tmem-map.md" 2>&1
-if diff -u "$root/docs/tmem-map.md" "$tmp/tmem-map.md" >"$tmp/diff"; then
-  pass=$((pass + 1))
-else
-  fail=$((fail + 1))
-  echo "FAIL docs/tmem-map.md is out of date: regenerate it with 'stu tmem-map > docs/tmem-map.md'"
-  head -20 "$tmp/diff"
-fi
+same_file "docs/tmem-map.md is out of date (regenerate: stu tmem-map > docs/tmem-map.md)" \
+  "$root/docs/tmem-map.md" "$tmp/tmem-map.md"
 expect_status "tmem-map with a file" 2 "$stu" tmem-map x.ptx
 
 # --junit: one test case per file, a failure element for the failing one.
