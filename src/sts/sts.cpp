@@ -439,7 +439,7 @@ class Parser {
     } else if (kw == "tmem_alloc" || kw == "tmem_dealloc") {
       s.kind = kw == "tmem_alloc" ? StmtKind::TmemAlloc : StmtKind::TmemDealloc;
       ok = kvs(s.kvs) && expect_end();
-      ok = ok && (kw == "tmem_alloc" ? allowed_keys(s, {"cta", "cols", "name"})
+      ok = ok && (kw == "tmem_alloc" ? allowed_keys(s, {"cta", "cols", "name", "smem"})
                                      : allowed_keys(s, {"cta", "taddr", "cols"}));
       ok = ok && (s.kv("cols") || error(first, kw + " needs cols="));
       ok = ok && (kw == "tmem_alloc" || s.kv("taddr") || error(first, "tmem_dealloc needs taddr="));
@@ -898,6 +898,16 @@ class Runner {
                       ? "tcgen05.alloc of " + std::to_string(cols) + " columns: no free range"
                       : "tcgen05.alloc needs a power of two of columns in [32, 512]");
     if (const KV* name = s.kv("name")) symbols_[name->word] = *base;
+    // tcgen05.alloc writes the allocated address to shared memory, as the instruction does.
+    if (const KV* smem = s.kv("smem")) {
+      uint64_t at;
+      if (!eval(smem->expr, env(), at)) return;
+      const uint8_t b[4] = {uint8_t(*base), uint8_t(*base >> 8), uint8_t(*base >> 16),
+                            uint8_t(*base >> 24)};
+      if (at % 4 || !m_.write(golden::Dest{MemSpace::Shared, uint16_t(cta), 0}, at, b, 4))
+        fail(smem->loc, "tcgen05.alloc: smem=" + hex(at) +
+                            " is not a 4-byte-aligned shared-memory offset of the CTA");
+    }
   }
 
   void mbarrier(const Stmt& s) {
