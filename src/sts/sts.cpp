@@ -749,12 +749,14 @@ class Runner {
   void alloc(const Stmt& s) {
     uint64_t base, size;
     if (!eval(s.exprs[0], env(), base) || !eval(s.exprs[1], env(), size)) return;
-    golden::Resolved r = golden::resolve_generic(p_.cfg, base, {});
-    golden::Resolved r2 = golden::resolve_generic(p_.cfg, base + size - 1, {});
-    if (r.dest.space != MemSpace::Global || r2.dest.space != MemSpace::Global || r.fault ||
-        r2.fault)
-      return fail(s.loc, "global allocation [" + hex(base) + ", +" + hex(size) +
-                             ") overlaps a generic window (see docs/golden.md)");
+    const golden::AddressMap& map = p_.cfg.map;
+    for (const golden::Window* w : {&map.shared, &map.local, &map.param, &map.konst}) {
+      // [base, base + size) and [w.base, w.base + w.size) intersect (no wrap: add() refuses it).
+      if (size && w->size && base < w->base + w->size && w->base < base + size &&
+          base + size > base)
+        return fail(s.loc, "global allocation [" + hex(base) + ", +" + hex(size) +
+                               ") overlaps a generic window (see docs/golden.md)");
+    }
     if (!m_.allocations().add(base, size))
       fail(s.loc, "global allocation [" + hex(base) + ", +" + hex(size) +
                       ") is empty, wraps or overlaps another allocation");
