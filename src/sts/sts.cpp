@@ -301,6 +301,9 @@ class Parser {
     const Tok t = tok();
     const uint64_t v = const_value(expr(), ok);
     if (!ok || !expect_end()) return false;
+    // Counts are range-checked before they are narrowed (ModelConfig::check() does the rest).
+    if ((key == "cluster" || key == "warps") && v > 0xFFFF) return error(t, "value out of range");
+    if (key == "sass_regs" && v > 255) return error(t, "sass_regs is at most 255");
     if (key == "cluster")
       c.cluster_ctas = uint32_t(v);
     else if (key == "warps")
@@ -323,7 +326,6 @@ class Parser {
       if (v > 255) return error(t, "fill is one byte (0..255)");
       c.fill = uint8_t(v);
     }
-    if ((key == "cluster" || key == "warps") && v > 0xFFFF) return error(t, "value out of range");
     return true;
   }
 
@@ -807,9 +809,11 @@ class Runner {
       return false;
     r = TmemRect{uint32_t(cta),  uint32_t(lane), uint32_t(col),
                  uint32_t(rows), uint32_t(cols), mask};
-    if (cta >= p_.cfg.cluster_ctas || lane + rows > golden::kTmemLanes ||
-        col + std::max<uint64_t>(cols, 1) > golden::kTmemColumns) {
-      fail(ml.loc, "tmem rectangle is outside 128 lanes x 512 columns (or the cluster)");
+    // No sums that could wrap: each bound is checked against what is left.
+    if (cta >= p_.cfg.cluster_ctas || lane >= golden::kTmemLanes || col >= golden::kTmemColumns ||
+        rows == 0 || rows > golden::kTmemLanes - lane || (ml.cols >= 0 && cols == 0) ||
+        cols > golden::kTmemColumns - col) {
+      fail(ml.loc, "tmem rectangle is empty or outside 128 lanes x 512 columns (or the cluster)");
       return false;
     }
     return true;
@@ -886,6 +890,8 @@ class Runner {
         !kv_value(s, "taddr", taddr, 0))
       return;
     if (cta >= p_.cfg.cluster_ctas) return fail(s.loc, "cta outside the cluster");
+    if (cols > golden::kTmemColumns || taddr > 0xFFFFFFFFu)  // no silent 32-bit truncation
+      return fail(s.loc, "tcgen05.alloc/dealloc: cols must be at most 512 and taddr 32 bits");
     golden::TmemAllocator& a = m_.cta(uint32_t(cta)).tmem_alloc;
     if (s.kind == StmtKind::TmemDealloc) {
       if (!a.dealloc(uint32_t(taddr), uint32_t(cols)))
@@ -917,7 +923,8 @@ class Runner {
     if (!kv_value(s, "cta", cta, cta_) || !kv_value(s, "addr", addr, 0) ||
         !kv_value(s, "count", count, 1) || !kv_value(s, "bytes", bytes, 0))
       return;
-    if (cta >= p_.cfg.cluster_ctas || addr % 8 || addr + 8 > p_.cfg.shared_bytes)
+    if (cta >= p_.cfg.cluster_ctas || addr % 8 || p_.cfg.shared_bytes < 8 ||
+        addr > p_.cfg.shared_bytes - 8)
       return fail(s.loc, "mbarrier at " + hex(addr) + " in CTA " + std::to_string(cta) +
                              " is not an 8-byte-aligned shared-memory location");
     using K = golden::MbarOpKind;
@@ -1289,7 +1296,7 @@ class Runner {
   void expect_mbarrier(const Stmt& s) {
     uint64_t cta, addr;
     if (!kv_value(s, "cta", cta, cta_) || !kv_value(s, "addr", addr, 0)) return;
-    if (cta >= p_.cfg.cluster_ctas || addr + 8 > p_.cfg.shared_bytes)
+    if (cta >= p_.cfg.cluster_ctas || p_.cfg.shared_bytes < 8 || addr > p_.cfg.shared_bytes - 8)
       return fail(s.loc, "mbarrier location outside shared memory");
     const golden::MbarState st = m_.mbar(uint32_t(cta), addr);
     using As = FieldDiffs::As;

@@ -58,6 +58,27 @@ TEST(StsHostile, InconsistentConfigurationIsDiagnosed) {
   EXPECT_NE(d.all()[0].message.find("overlap"), std::string::npos);
 }
 
+TEST(StsHostile, HeaderCountsAreRangeCheckedBeforeNarrowing) {
+  for (const char* text : {"sass_regs 0x100000001\n", "cluster 0x100000002\n", "warps 65537\n"}) {
+    Diagnostics d;
+    EXPECT_FALSE(run(text, d).parsed) << text;
+    EXPECT_TRUE(d.has_errors()) << text;
+  }
+}
+
+TEST(StsHostile, HugeOrEmptyTmemRectanglesAreErrorsNotCrashes) {
+  // Found by review: rows=0 divided by zero, and a lane near 2^64 wrapped past the check.
+  for (const char* text : {"expect tmem lane=0 col=0 rows=0 = 1\n",
+                           "expect tmem lane=0xFFFFFFFFFFFFFFFF col=0 rows=2 = 1\n",
+                           "write tmem lane=0 col=0xFFFFFFFFFFFFFFF0 cols=32 = 1\n",
+                           "expect tmem lane=0 col=0 cols=0 = 1\n"}) {
+    Diagnostics d;
+    const auto s = run(text, d);
+    EXPECT_TRUE(s.parsed) << text;
+    EXPECT_EQ(s.failed, 1u) << text;
+  }
+}
+
 TEST(StsHostile, SeededRandomBytesNeverCrash) {
   const unsigned seed = 20261122;
   std::cout << "StsHostile seed " << seed << "\n";
