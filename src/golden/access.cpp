@@ -1,6 +1,7 @@
 #include "stu/golden/access.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace stu::golden {
@@ -16,6 +17,49 @@ uint8_t LineByteMask::sectors() const {
   if (hi & 0xFFFF'FFFFull) s |= 4;
   if (hi >> 32) s |= 8;
   return s;
+}
+
+namespace {
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+}  // namespace
+
+std::string to_string(const LineRequest& r) {
+  std::string s(golden::to_string(r.dest.space));
+  if (r.dest.space == MemSpace::Shared || r.dest.space == MemSpace::Local ||
+      r.dest.space == MemSpace::ParamFunc)
+    s += " cta " + std::to_string(r.dest.cta);
+  if (r.dest.space == MemSpace::Local || r.dest.space == MemSpace::ParamFunc)
+    s += " thread " + std::to_string(r.dest.thread);
+  return s + " " + hex(r.line) + " sectors " + hex(r.sector_mask) + " bytes " +
+         std::to_string(r.bytes.count()) + " lanes " + hex(r.lane_mask);
+}
+
+std::string compare(const LineRequest& want, const LineRequest& got) {
+  std::string out;
+  auto field = [&](const char* name, const std::string& w, const std::string& g) {
+    if (w != g)
+      out += (out.empty() ? "" : "; ") + std::string(name) + ": expected " + w + ", actual " + g;
+  };
+  field("space", std::string(golden::to_string(want.dest.space)),
+        std::string(golden::to_string(got.dest.space)));
+  field("cta", std::to_string(want.dest.cta), std::to_string(got.dest.cta));
+  field("thread", std::to_string(want.dest.thread), std::to_string(got.dest.thread));
+  field("line", hex(want.line), hex(got.line));
+  field("sectors", hex(want.sector_mask), hex(got.sector_mask));
+  field("bytemask", hex(want.bytes.hi) + ":" + hex(want.bytes.lo),
+        hex(got.bytes.hi) + ":" + hex(got.bytes.lo));
+  field("lanes", hex(want.lane_mask), hex(got.lane_mask));
+  for (unsigned i = 0; i < kLineBytes; ++i) {  // data matters only where both masks write
+    if (want.bytes.test(i) && got.bytes.test(i) && want.data[i] != got.data[i]) {
+      field(("data[" + std::to_string(i) + "]").c_str(), hex(want.data[i]), hex(got.data[i]));
+      break;
+    }
+  }
+  return out;
 }
 
 void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& out) {

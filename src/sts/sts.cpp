@@ -1102,16 +1102,8 @@ class Runner {
          << first << " at " << hex(last_.fault[first].addr) << ")\n";
       left &= ~lanes;
     }
-    for (size_t i = 0; i < last_.lines.size(); ++i) {
-      const golden::LineRequest& r = last_.lines[i];
-      os << "  line " << i << ": " << golden::to_string(r.dest.space);
-      if (r.dest.space == MemSpace::Shared || r.dest.space == MemSpace::Local)
-        os << " cta " << r.dest.cta;
-      if (r.dest.space == MemSpace::Local || r.dest.space == MemSpace::ParamFunc)
-        os << " thread " << r.dest.thread;
-      os << " " << hex(r.line) << " sectors " << hex(r.sector_mask, 1) << " bytes "
-         << r.bytes.count() << " lanes " << hex(r.lane_mask, 8) << "\n";
-    }
+    for (size_t i = 0; i < last_.lines.size(); ++i)
+      os << "  line " << i << ": " << golden::to_string(last_.lines[i]) << "\n";
     constexpr size_t kShown = 4;
     for (size_t i = 0; i < last_.tmem.size() && i < kShown; ++i) {
       const golden::TmemWrite& w = last_.tmem[i];

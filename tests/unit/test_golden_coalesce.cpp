@@ -340,3 +340,48 @@ TEST(GoldenCoalesce, FirstLaneIsLowestContributorNotFirstSeen) {
 }
 
 }  // namespace
+
+namespace {
+
+stu::golden::LineRequest line_at(uint64_t line, unsigned first_byte, unsigned n, uint8_t value) {
+  stu::golden::LineRequest r;
+  r.line = line;
+  for (unsigned i = first_byte; i < first_byte + n; ++i) {
+    r.bytes.set(i);
+    r.data[i] = value;
+  }
+  r.sector_mask = r.bytes.sectors();
+  r.lane_mask = 1;
+  return r;
+}
+
+TEST(GoldenLineRequest, ToStringNamesSpaceLineSectorsBytesLanes) {
+  stu::golden::LineRequest r = line_at(0x10080, 32, 8, 0xAA);  // sector 1 only
+  EXPECT_EQ(stu::golden::to_string(r), "global 0x10080 sectors 0x2 bytes 8 lanes 0x1");
+  r.dest = stu::golden::Dest{stu::golden::MemSpace::Local, 1, 37};
+  EXPECT_EQ(stu::golden::to_string(r),
+            "local cta 1 thread 37 0x10080 sectors 0x2 bytes 8 lanes 0x1");
+}
+
+TEST(GoldenLineRequest, CompareIsEmptyForEqualRequests) {
+  EXPECT_EQ(stu::golden::compare(line_at(0x100, 0, 4, 7), line_at(0x100, 0, 4, 7)), "");
+}
+
+TEST(GoldenLineRequest, CompareNamesEveryDifferingField) {
+  const auto want = line_at(0x100, 0, 4, 7);
+  auto got = line_at(0x180, 0, 4, 7);
+  got.lane_mask = 3;
+  EXPECT_EQ(stu::golden::compare(want, got),
+            "line: expected 0x100, actual 0x180; lanes: expected 0x1, actual 0x3");
+}
+
+TEST(GoldenLineRequest, CompareReportsFirstDifferingDataByteAndMask) {
+  const auto want = line_at(0x100, 0, 4, 7);
+  auto got = line_at(0x100, 0, 4, 7);
+  got.data[2] = 9;
+  EXPECT_EQ(stu::golden::compare(want, got), "data[2]: expected 0x7, actual 0x9");
+  const auto wider = line_at(0x100, 0, 5, 7);  // one more byte (bit 4) in the mask
+  EXPECT_EQ(stu::golden::compare(want, wider), "bytemask: expected 0x0:0xf, actual 0x0:0x1f");
+}
+
+}  // namespace

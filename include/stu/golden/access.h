@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "stu/golden/address.h"
@@ -50,6 +51,14 @@ struct LineRequest {
   uint8_t first_lane = 0;  // lowest contributing lane (whose cache policy the line carries)
   std::array<uint8_t, kLineBytes> data{};  // bytes not in the mask are 0
 };
+
+// One line, for traces and mismatch reports:
+// "global 0x10000 sectors 0xf bytes 128 lanes 0xffffffff" (shared and local add "cta N",
+// local and .param::func add "thread N").
+std::string to_string(const LineRequest& r);
+// Field-by-field comparison for cosimulation: "" when equal, else every field that differs,
+// as "field: expected X, actual Y; ..." (data: the first differing byte of the mask).
+std::string compare(const LineRequest& want, const LineRequest& got);
 
 // Coalesces accesses (in any order) into line requests, appended to `out` in the documented
 // order. When two lanes write the same byte, the higher lane wins (data of a warp store to
