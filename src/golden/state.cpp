@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace stu::golden {
 
@@ -181,67 +182,58 @@ void MachineState::apply(const LineRequest& line) {
   }
 }
 
-bool MachineState::read(const Dest& d, uint64_t offset, uint8_t* out, size_t n) const {
+template <typename Self>
+auto MachineState::place(Self& self, const Dest& d, uint64_t offset, size_t n) {
+  using Byte = std::conditional_t<std::is_const_v<Self>, const uint8_t, uint8_t>;
+  using Sparse = std::conditional_t<std::is_const_v<Self>, const SparseMemory, SparseMemory>;
+  struct Place {
+    Byte* flat = nullptr;
+    Sparse* sparse = nullptr;
+    uint64_t key = 0;
+  } p;
+  const ModelConfig& c = self.cfg_;
   switch (d.space) {
     case MemSpace::Global:
-      global_.read(offset, out, n);
-      return true;
-    case MemSpace::Shared: {
-      if (d.cta >= ctas_.size() || !fits(offset, n, cfg_.shared_bytes)) return false;
-      std::memcpy(out, ctas_[d.cta].shared.data() + offset, n);
-      return true;
-    }
+      p.sparse = &self.global_;
+      p.key = offset;
+      break;
+    case MemSpace::Shared:
+      if (d.cta < self.ctas_.size() && fits(offset, n, c.shared_bytes))
+        p.flat = self.ctas_[d.cta].shared.data() + offset;
+      break;
     case MemSpace::Local:
-      if (!fits(offset, n, cfg_.local_bytes)) return false;
-      local_.read(thread_key(d.cta, d.thread, offset), out, n);
-      return true;
-    case MemSpace::ParamFunc:
-      if (!fits(offset, n, cfg_.param_func_bytes)) return false;
-      param_func_.read(thread_key(d.cta, d.thread, offset), out, n);
-      return true;
+    case MemSpace::ParamFunc: {
+      const bool local = d.space == MemSpace::Local;
+      if (fits(offset, n, local ? c.local_bytes : c.param_func_bytes)) {
+        p.sparse = local ? &self.local_ : &self.param_func_;
+        p.key = thread_key(d.cta, d.thread, offset);
+      }
+      break;
+    }
     case MemSpace::KernelParam:
-      if (!fits(offset, n, kernel_param_.size())) return false;
-      std::memcpy(out, kernel_param_.data() + offset, n);
-      return true;
+      if (fits(offset, n, self.kernel_param_.size())) p.flat = self.kernel_param_.data() + offset;
+      break;
     case MemSpace::Const:
-      if (!fits(offset, n, const_.size())) return false;
-      std::memcpy(out, const_.data() + offset, n);
-      return true;
+      if (fits(offset, n, self.const_.size())) p.flat = self.const_.data() + offset;
+      break;
     case MemSpace::Tmem:
-      return false;
+      break;
   }
-  return false;
+  return p;
+}
+
+bool MachineState::read(const Dest& d, uint64_t offset, uint8_t* out, size_t n) const {
+  const auto p = place(*this, d, offset, n);
+  if (p.flat) std::memcpy(out, p.flat, n);
+  if (p.sparse) p.sparse->read(p.key, out, n);
+  return p.flat || p.sparse;
 }
 
 bool MachineState::write(const Dest& d, uint64_t offset, const uint8_t* data, size_t n) {
-  switch (d.space) {
-    case MemSpace::Global:
-      global_.write(offset, data, n);
-      return true;
-    case MemSpace::Shared:
-      if (d.cta >= ctas_.size() || !fits(offset, n, cfg_.shared_bytes)) return false;
-      std::memcpy(ctas_[d.cta].shared.data() + offset, data, n);
-      return true;
-    case MemSpace::Local:
-      if (!fits(offset, n, cfg_.local_bytes)) return false;
-      local_.write(thread_key(d.cta, d.thread, offset), data, n);
-      return true;
-    case MemSpace::ParamFunc:
-      if (!fits(offset, n, cfg_.param_func_bytes)) return false;
-      param_func_.write(thread_key(d.cta, d.thread, offset), data, n);
-      return true;
-    case MemSpace::KernelParam:
-      if (!fits(offset, n, kernel_param_.size())) return false;
-      std::memcpy(kernel_param_.data() + offset, data, n);
-      return true;
-    case MemSpace::Const:
-      if (!fits(offset, n, const_.size())) return false;
-      std::memcpy(const_.data() + offset, data, n);
-      return true;
-    case MemSpace::Tmem:
-      return false;
-  }
-  return false;
+  const auto p = place(*this, d, offset, n);
+  if (p.flat) std::memcpy(p.flat, data, n);
+  if (p.sparse) p.sparse->write(p.key, data, n);
+  return p.flat || p.sparse;
 }
 
 MbarState MachineState::mbar(uint32_t cta, uint64_t offset) const {

@@ -116,6 +116,12 @@ class MachineState {
   void set_mbar(uint32_t cta, uint64_t offset, const MbarState& s);
 
  private:
+  // Where the bytes [offset, offset + n) of a location live: a flat array, or a sparse memory
+  // at a key; neither when the range is outside the space. One lookup for read() and write()
+  // (Self is MachineState or const MachineState).
+  template <typename Self>
+  static auto place(Self& self, const Dest& d, uint64_t offset, size_t n);
+
   ModelConfig cfg_;
   SparseMemory global_;
   GlobalAllocations allocs_;
