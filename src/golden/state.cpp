@@ -8,11 +8,6 @@ namespace stu::golden {
 
 // --- SparseMemory ---------------------------------------------------------------------------
 
-uint8_t SparseMemory::read8(uint64_t addr) const {
-  auto it = pages_.find(addr >> kPageBits);
-  return it == pages_.end() ? fill_ : it->second[addr & (kPageBytes - 1)];
-}
-
 void SparseMemory::read(uint64_t addr, uint8_t* out, size_t n) const {
   while (n > 0) {
     const uint64_t in_page = addr & (kPageBytes - 1);

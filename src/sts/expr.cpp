@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "stu/golden/address.h"
 #include "stu/golden/policy.h"
 #include "stu/golden/tmem.h"
 #include "stu/isa/lexer.h"
@@ -303,14 +304,6 @@ int Exprs::parse_primary(const std::vector<Tok>& t, size_t& pos, Diagnostics& d)
   return -1;
 }
 
-bool Exprs::uses_lane(int id) const {
-  const Node& n = nodes_[size_t(id)];
-  if (n.kind == Node::Kind::Var) return n.var == Var::Lane || n.var == Var::Tid;
-  for (int a : n.args)
-    if (uses_lane(a)) return true;
-  return false;
-}
-
 bool Exprs::eval_float(int id, const Env& env, double& out, std::string& err, isa::Loc& loc) const {
   const Node& n = nodes_[size_t(id)];
   if (n.kind == Node::Kind::Float) {
@@ -487,7 +480,7 @@ bool Exprs::eval(int id, const Env& env, uint64_t& out, std::string& err, isa::L
   const golden::AddressMap& m = env.cfg->map;
   if (f == "shared_addr" || f == "cluster_addr") {
     if (!arity(2, 2)) return fail(f + "(cta, offset) takes two arguments");
-    const uint64_t rel = v[0] * m.shared_cta_stride + v[1];
+    const uint64_t rel = golden::shared_cluster_addr(*env.cfg, v[0], v[1]);
     out = f == "shared_addr" ? m.shared.base + rel : rel;
     return true;
   }

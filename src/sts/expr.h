@@ -64,8 +64,6 @@ class Exprs {
     n.loc = loc;
     return add(std::move(n));
   }
-  // True when the expression uses one of the per-lane variables (lane, tid).
-  bool uses_lane(int id) const;
 
  private:
   int parse_binary(const std::vector<Tok>& t, size_t& pos, int level, Diagnostics& d);

@@ -53,8 +53,8 @@ Resolved resolve_space(const ModelConfig& cfg, isa::Space space, uint64_t addr, 
 bool to_generic(const ModelConfig& cfg, const Dest& d, uint64_t offset, uint64_t& out);
 
 // `mapa`: the `.shared::cluster` space address of offset `off` in CTA `rank`.
-inline uint64_t shared_cluster_addr(const ModelConfig& cfg, uint32_t rank, uint64_t off) {
-  return uint64_t(rank) * cfg.map.shared_cta_stride + off;
+inline uint64_t shared_cluster_addr(const ModelConfig& cfg, uint64_t rank, uint64_t off) {
+  return rank * cfg.map.shared_cta_stride + off;
 }
 
 // Natural alignment: true when `addr` is a multiple of `size` (a power of two).

@@ -28,13 +28,11 @@ class SparseMemory {
   static constexpr uint64_t kPageBytes = uint64_t(1) << kPageBits;
 
   explicit SparseMemory(uint8_t fill = 0) : fill_(fill) {}
-  uint8_t read8(uint64_t addr) const;
   void read(uint64_t addr, uint8_t* out, size_t n) const;
   void write(uint64_t addr, const uint8_t* data, size_t n);
   // Writes the bytes of a line whose mask bit is set (the line lies in one page).
   void write_line(uint64_t line, const LineByteMask& mask, const uint8_t* data);
   size_t pages() const { return pages_.size(); }
-  uint8_t fill() const { return fill_; }
   // Page numbers in ascending order (for dumps).
   std::vector<uint64_t> page_numbers() const;
   const uint8_t* page(uint64_t number) const;
@@ -54,7 +52,6 @@ class GlobalAllocations {
   bool add(uint64_t base, uint64_t size);
   // True when [addr, addr + n) lies inside one allocation.
   bool contains(uint64_t addr, uint64_t n) const;
-  const std::map<uint64_t, uint64_t>& ranges() const { return ranges_; }
 
  private:
   std::map<uint64_t, uint64_t> ranges_;          // base -> size
