@@ -16,7 +16,7 @@ std::string_view to_string(Severity s) {
   return "?";
 }
 
-void Diagnostics::add(Severity s, isa::Loc loc, std::string message) {
+void Diagnostics::add(Severity s, Loc loc, std::string message) {
   // A hostile input can put a megabyte-long name into a message: keep both ends.
   constexpr size_t kMax = 400;
   if (message.size() > kMax) {

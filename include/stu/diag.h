@@ -4,9 +4,10 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "stu/isa/instruction.h"
+#include "stu/loc.h"
 
 namespace stu {
 
@@ -15,19 +16,17 @@ std::string_view to_string(Severity s);
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  isa::Loc loc;
+  Loc loc;
   std::string message;
 };
 
 // Collects diagnostics in order. Cheap to keep per file.
 class Diagnostics {
  public:
-  void error(isa::Loc loc, std::string message) { add(Severity::Error, loc, std::move(message)); }
-  void warning(isa::Loc loc, std::string message) {
-    add(Severity::Warning, loc, std::move(message));
-  }
-  void note(isa::Loc loc, std::string message) { add(Severity::Note, loc, std::move(message)); }
-  void add(Severity s, isa::Loc loc, std::string message);
+  void error(Loc loc, std::string message) { add(Severity::Error, loc, std::move(message)); }
+  void warning(Loc loc, std::string message) { add(Severity::Warning, loc, std::move(message)); }
+  void note(Loc loc, std::string message) { add(Severity::Note, loc, std::move(message)); }
+  void add(Severity s, Loc loc, std::string message);
 
   const std::vector<Diagnostic>& all() const { return diags_; }
   size_t error_count() const { return errors_; }

@@ -1,4 +1,4 @@
-#include "expr.h"
+#include "stu/sts/expr.h"
 
 #include <cmath>
 #include <cstring>
@@ -89,7 +89,7 @@ bool tokenize(std::string_view line, uint32_t lineno, std::vector<Tok>& out, Dia
       continue;
     }
     Tok t;
-    t.loc = isa::Loc{lineno, uint32_t(i + 1)};
+    t.loc = Loc{lineno, uint32_t(i + 1)};
     const size_t start = i;
     if (word_start(c) && !(c == '%' && (i + 1 >= line.size() ||
                                         !(std::isalnum(static_cast<unsigned char>(line[i + 1])) ||
@@ -139,7 +139,7 @@ bool tokenize(std::string_view line, uint32_t lineno, std::vector<Tok>& out, Dia
   }
   Tok end;
   end.kind = TokKind::End;
-  end.loc = isa::Loc{lineno, uint32_t(line.size() + 1)};
+  end.loc = Loc{lineno, uint32_t(line.size() + 1)};
   out.push_back(end);
   return true;
 }
@@ -304,7 +304,7 @@ int Exprs::parse_primary(const std::vector<Tok>& t, size_t& pos, Diagnostics& d)
   return -1;
 }
 
-bool Exprs::eval_float(int id, const Env& env, double& out, std::string& err, isa::Loc& loc) const {
+bool Exprs::eval_float(int id, const Env& env, double& out, std::string& err, Loc& loc) const {
   const Node& n = nodes_[size_t(id)];
   if (n.kind == Node::Kind::Float) {
     out = n.fvalue;
@@ -329,7 +329,7 @@ bool Exprs::eval_float(int id, const Env& env, double& out, std::string& err, is
   return true;
 }
 
-bool Exprs::eval(int id, const Env& env, uint64_t& out, std::string& err, isa::Loc& loc) const {
+bool Exprs::eval(int id, const Env& env, uint64_t& out, std::string& err, Loc& loc) const {
   const Node& n = nodes_[size_t(id)];
   auto fail = [&](std::string msg) {
     err = std::move(msg);

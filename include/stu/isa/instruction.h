@@ -11,14 +11,11 @@
 #include <vector>
 
 #include "stu/isa/types.h"
+#include "stu/loc.h"
 
 namespace stu::isa {
 
-// 1-based source position; line 0 means "no position".
-struct Loc {
-  uint32_t line = 0;
-  uint32_t col = 0;
-};
+using Loc = stu::Loc;
 
 enum class Opcode : uint8_t { St, StAsync, Tcgen05St };
 std::string_view to_string(Opcode op);  // "st", "st.async", "tcgen05.st"

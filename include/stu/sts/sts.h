@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "stu/diag.h"
+#include "stu/sts/model.h"
+#include "stu/sts/program.h"
 
 namespace stu::sts {
 
@@ -25,9 +27,15 @@ struct RunSummary {
   bool ok() const { return parsed && failed == 0; }
 };
 
-// Parses and runs one test. Syntax errors, runtime errors and failed expectations are
-// reported to `diags` as errors with their line and column; warnings of the ISA validator as
-// warnings.
+// Runs a parsed test on `model` (whose image must start as the program's configuration).
+// Runtime errors and failed expectations are reported to `diags` as errors with their line
+// and column.
+RunSummary run(const Program& program, StoreModel& model, const RunOptions& opts,
+               Diagnostics& diags);
+
+// Parses and runs one test on the golden model. Syntax errors, runtime errors and failed
+// expectations are reported to `diags` as errors with their line and column; warnings of the ISA
+// validator as warnings.
 RunSummary run(std::string_view text, const RunOptions& opts, Diagnostics& diags);
 
 }  // namespace stu::sts

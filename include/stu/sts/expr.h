@@ -1,4 +1,4 @@
-// Tokens and expressions of the `.sts` format (private to src/sts).
+// Tokens and expressions of the `.sts` format (the parser builds them; runners evaluate them).
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,7 @@ enum class TokKind : uint8_t { Word, Number, String, Punct, End };
 struct Tok {
   TokKind kind = TokKind::End;
   std::string_view text;
-  isa::Loc loc;
+  Loc loc;
   bool is(std::string_view p) const { return kind == TokKind::Punct && text == p; }
   bool is_word(std::string_view w) const { return kind == TokKind::Word && text == w; }
 };
@@ -41,7 +41,7 @@ struct Node {
   Var var = Var::Lane;
   std::string name;  // Name: a symbol; Call: the function; Unary/Binary: the operator
   std::vector<int> args;
-  isa::Loc loc;
+  Loc loc;
 };
 
 struct Env {
@@ -56,9 +56,9 @@ class Exprs {
   // (with an error reported).
   int parse(const std::vector<Tok>& toks, size_t& pos, Diagnostics& diags);
   // Evaluates; on failure fills `err` and `err_loc` and returns false.
-  bool eval(int id, const Env& env, uint64_t& out, std::string& err, isa::Loc& err_loc) const;
+  bool eval(int id, const Env& env, uint64_t& out, std::string& err, Loc& err_loc) const;
   // A constant node (for statements that compute their value while parsing).
-  int constant(uint64_t v, isa::Loc loc) {
+  int constant(uint64_t v, Loc loc) {
     Node n;
     n.value = v;
     n.loc = loc;
@@ -69,7 +69,7 @@ class Exprs {
   int parse_binary(const std::vector<Tok>& t, size_t& pos, int level, Diagnostics& d);
   int parse_unary(const std::vector<Tok>& t, size_t& pos, Diagnostics& d);
   int parse_primary(const std::vector<Tok>& t, size_t& pos, Diagnostics& d);
-  bool eval_float(int id, const Env& env, double& out, std::string& err, isa::Loc& loc) const;
+  bool eval_float(int id, const Env& env, double& out, std::string& err, Loc& loc) const;
   int add(Node n) {
     nodes_.push_back(std::move(n));
     return int(nodes_.size() - 1);

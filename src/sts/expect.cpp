@@ -1,0 +1,176 @@
+// The `.sts` expectations: each compares what the model did (its last store's effects, its
+// memory, TMEM and mbarrier image) with what the test states, and reports every difference.
+#include "runner.h"
+
+namespace stu::sts {
+
+bool Runner::need_last(const Stmt& s) {
+  if (have_last_) return true;
+  fail(s.loc, sum_.stores
+                  ? "expectation about the last store, which did not run (see the error above)"
+                  : "expectation about the last store, but no store has executed");
+  return false;
+}
+void Runner::expect(const Stmt& s) {
+  ++sum_.expectations;
+  const std::string& w = s.word;
+  if (w == "memory") return expect_memory(s);
+  if (w == "mbarrier") return expect_mbarrier(s);
+  if (!need_last(s)) return;
+  if (w == "faults") {
+    if (last_.fault_mask) {
+      const unsigned l = unsigned(__builtin_ctz(last_.fault_mask));
+      fail(s.loc, "expected no faults, but " +
+                      std::to_string(__builtin_popcount(last_.fault_mask)) +
+                      " lane(s) faulted, first lane " + std::to_string(l) + ": " +
+                      std::string(golden::to_string(last_.fault[l].kind)));
+      unclaimed_ = 0;
+    }
+    return;
+  }
+  if (w == "fault") return expect_fault(s);
+  if (w == "line") return expect_line(s);
+  if (w == "order") return expect_order(s);
+  if (w == "cache") return expect_cache(s);
+  uint64_t want;
+  if (!eval(s.exprs[0], env(), want)) return;
+  uint64_t got = 0;
+  if (w == "lines")
+    got = last_.lines.size();
+  else if (w == "sectors")
+    for (const auto& l : last_.lines) got += unsigned(__builtin_popcount(l.sector_mask));
+  else if (w == "bytes")
+    got = last_.bytes;
+  else if (w == "tmem_writes")
+    got = last_.tmem.size();
+  else if (w == "mbar_events")
+    got = last_.mbar.size();
+  else if (w == "stored")
+    got = last_.stored_mask;
+  else if (w == "forced_align")
+    got = last_.forced_align_mask;
+  if (got != want)
+    fail(s.loc,
+         "expectation failed: " + w + ": expected " + num(want, w) + ", actual " + num(got, w));
+}
+std::string Runner::num(uint64_t v, const std::string& what) {
+  return what == "stored" || what == "forced_align" ? hex(v, 8) : std::to_string(v);
+}
+void Runner::expect_fault(const Stmt& s) {
+  uint32_t lanes = 0;
+  if (const KV* kv = s.kv("lane")) {
+    uint64_t l;
+    if (!eval(kv->expr, env(), l)) return;
+    if (l >= 32) return fail(kv->loc, "lane must be 0..31");
+    lanes = 1u << l;
+  }
+  if (const KV* kv = s.kv("lanes")) {
+    uint64_t m = last_.fault_mask | last_.stored_mask;
+    if (kv->word != "all" && !eval(kv->expr, env(), m)) return;
+    lanes |= uint32_t(m);
+  }
+  const golden::FaultKind want = *golden::fault_from_string(s.word2);
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(lanes >> l & 1)) continue;
+    const golden::FaultKind got = last_.fault[l].kind;
+    if (got != want) {
+      fail(s.loc, "expectation failed: fault on lane " + std::to_string(l) + ": expected " +
+                      s.word2 + ", actual " + std::string(golden::to_string(got)));
+      unclaimed_ &= ~lanes;
+      return;
+    }
+  }
+  unclaimed_ &= ~lanes;
+}
+void Runner::expect_line(const Stmt& s) {
+  uint64_t idx;
+  if (!eval(s.exprs[0], env(), idx)) return;
+  if (idx >= last_.lines.size())
+    return fail(s.loc, "expectation failed: line " + std::to_string(idx) + " does not exist (" +
+                           std::to_string(last_.lines.size()) + " line requests)");
+  const golden::LineRequest& r = last_.lines[idx];
+  using As = FieldDiffs::As;
+  FieldDiffs f(*this, s);
+  f.word("space", std::string(golden::to_string(r.dest.space)));
+  f.number("cta", r.dest.cta);
+  f.number("thread", r.dest.thread);
+  f.number("addr", r.line, As::Hex);
+  f.number("sectors", r.sector_mask, As::Hex);
+  f.number("lanes", r.lane_mask, As::Hex);
+  f.number("nbytes", r.bytes.count());
+  f.number("bytemask_lo", r.bytes.lo, As::Hex);
+  f.number("bytemask_hi", r.bytes.hi, As::Hex);
+  f.report("line " + std::to_string(idx));
+}
+void Runner::expect_order(const Stmt& s) {
+  const golden::Ordering& o = last_.order;
+  FieldDiffs f(*this, s);
+  f.word("sem", o.mmio ? "mmio" : std::string(isa::to_string(o.sem)));
+  f.word("scope", o.scope ? std::string(isa::to_string(*o.scope)) : "none");
+  f.flag("strong", o.strong);
+  f.flag("release", o.release);
+  f.flag("mmio", o.mmio);
+  f.flag("volatile", o.is_volatile);
+  f.flag("async", o.async);
+  f.report("order");
+}
+void Runner::expect_cache(const Stmt& s) {
+  const golden::CacheAttrs& c = last_.cache;
+  FieldDiffs f(*this, s);
+  f.word("cop", c.cop ? std::string(isa::to_string(*c.cop)) : "none");
+  f.word("l1", c.l1 ? std::string(isa::to_string(*c.l1)) : "none");
+  f.word("l2", c.l2 ? std::string(isa::to_string(*c.l2)) : "none");
+  f.word("policy", c.has_policy ? c.policy.str() : "none");
+  f.report("cache");
+}
+void Runner::expect_mbarrier(const Stmt& s) {
+  uint64_t cta, addr;
+  if (!kv_value(s, "cta", cta, cta_) || !kv_value(s, "addr", addr, 0)) return;
+  if (cta >= p_.cfg.cluster_ctas || p_.cfg.shared_bytes < 8 || addr > p_.cfg.shared_bytes - 8)
+    return fail(s.loc, "mbarrier location outside shared memory");
+  const golden::MbarState st = m_.mbar(uint32_t(cta), addr);
+  using As = FieldDiffs::As;
+  FieldDiffs f(*this, s);
+  f.number("phase", st.phase);
+  f.number("pending", st.pending);
+  f.number("expected", st.expected);
+  f.number("tx", uint64_t(int64_t(st.tx)), As::Signed);
+  f.report("mbarrier cta " + std::to_string(cta) + " " + hex(addr));
+}
+void Runner::expect_memory(const Stmt& s) {
+  Span sp;
+  if (!span_of(s, sp)) return;
+  size_t bad = 0;
+  std::string first;
+  const uint64_t mask = sp.tmem             ? sp.r.mask
+                        : s.elem_bytes == 8 ? ~uint64_t(0)
+                                            : ((uint64_t(1) << (8 * s.elem_bytes)) - 1);
+  const int digits = sp.tmem ? 8 : int(2 * s.elem_bytes);
+  for (size_t k = 0; k < sp.count; ++k) {
+    uint64_t want, got = 0;
+    if (!value_at(s, sp, k, want)) return;
+    std::string where;
+    if (sp.tmem) {
+      got = tmem_cell(sp, k);
+      where = "tmem cta " + std::to_string(sp.r.cta) + " lane " +
+              std::to_string(sp.r.lane + k / sp.cols) + " col " +
+              std::to_string(sp.r.col + k % sp.cols);
+    } else {
+      uint8_t b[8] = {};
+      if (!m_.read(sp.d, sp.off + k * s.elem_bytes, b, s.elem_bytes))
+        return fail(s.mem.loc, "expectation reads outside " +
+                                   std::string(golden::to_string(sp.d.space)) +
+                                   " memory at offset " + hex(sp.off + k * s.elem_bytes));
+      for (unsigned i = 0; i < s.elem_bytes; ++i) got |= uint64_t(b[i]) << (8 * i);
+      where = std::string(golden::to_string(sp.d.space)) + " " + hex(sp.off + k * s.elem_bytes) +
+              " (element " + std::to_string(k) + ")";
+    }
+    if ((want & mask) != (got & mask) && bad++ == 0)
+      first =
+          where + ": expected " + hex(want & mask, digits) + ", actual " + hex(got & mask, digits);
+  }
+  if (bad)
+    fail(s.loc, "expectation failed: " + first + " (" + std::to_string(bad) + " of " +
+                    std::to_string(sp.count) + (sp.tmem ? " cells" : " elements") + " differ)");
+}
+}  // namespace stu::sts
