@@ -55,6 +55,28 @@ expect_status "unknown option" 2 "$stu" check --nope x.ptx
 expect_status "bad --target" 2 "$stu" check --target sm_7 x.ptx
 expect_status "no input files" 2 "$stu" check
 expect_status "help" 0 "$stu" help
+expect_status "--help" 0 "$stu" --help
+# Per-subcommand help and options: an option of another subcommand is an error that names it.
+for cmd in check lower conformance run tmem-map; do
+  expect_status "stu $cmd --help" 0 "$stu" "$cmd" --help
+  if ! grep -q "Usage: stu $cmd" "$tmp/out"; then
+    fail=$((fail + 1))
+    echo "FAIL stu $cmd --help does not show its usage"
+  fi
+done
+expect_status "stu help run" 0 "$stu" help run
+grep -q -- '--junit' "$tmp/out" && ! grep -q -- '--stats' "$tmp/out" && pass=$((pass + 1)) ||
+  { fail=$((fail + 1)); echo "FAIL stu help run lists run's options only"; }
+expect_status "stu help of an unknown command" 2 "$stu" help frobnicate
+expect_status "an option of another subcommand" 2 "$stu" check --trace x.ptx
+grep -q "option '--trace' does not apply to 'stu check' (it is an option of 'stu run')" "$tmp/err" &&
+  pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL --trace on check:"; cat "$tmp/err"; }
+expect_status "--stats on run" 2 "$stu" run --stats x.sts
+grep -q "option '--stats' does not apply to 'stu run' (it is an option of 'stu check')" "$tmp/err" &&
+  pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL --stats on run:"; cat "$tmp/err"; }
+expect_status "a value for a flag" 2 "$stu" check --stats=3 x.ptx
+expect_status "bad --max-errors" 2 "$stu" check --max-errors many x.ptx
+expect_status "bad --ptx-version" 2 "$stu" check --ptx-version 8 x.ptx
 expect_status "binary garbage" 1 "$stu" check /bin/true
 expect_status "target override" 1 "$stu" check --target sm_80 "$root/examples/demo/store_tour.sm_100a.ptx"
 printf 'ST.E.64 [R2+0x10], R4, P1;\nST.E.64 [R2+0x10], R5;\n' >"$tmp/x.sass"

@@ -1,0 +1,164 @@
+#include "cli.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace stu::cli {
+
+bool read_file(const std::string& path, std::string& out, std::string& why) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    out = ss.str();
+    return true;
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    why = "is a directory";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    why = std::strerror(errno);
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    why = "read error";
+    return false;
+  }
+  out = ss.str();
+  return true;
+}
+
+void print_diags(const Diagnostics& d, const std::string& file, size_t max_errors) {
+  if (max_errors == 0 || d.error_count() <= max_errors) {
+    d.print(std::cerr, file);
+    return;
+  }
+  Diagnostics cut;
+  size_t errors = 0;
+  for (const auto& x : d.all()) {
+    if (x.severity == Severity::Error && ++errors > max_errors) break;
+    cut.add(x.severity, x.loc, x.message);
+  }
+  cut.print(std::cerr, file);
+  std::cerr << file << ": note: " << (d.error_count() - max_errors)
+            << " more errors not shown (--max-errors)\n";
+}
+
+int for_each_input(const std::vector<std::string>& files,
+                   const std::function<bool(const std::string&, const std::string&)>& fn) {
+  bool any_error = false;
+  bool io_error = false;
+  for (const std::string& f : files) {
+    std::string text, why;
+    if (!read_file(f, text, why)) {
+      std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
+      io_error = true;
+      continue;
+    }
+    any_error |= fn(f, text);
+  }
+  return io_error ? kUsage : any_error ? kFinding : kOk;
+}
+
+CLI::Option* add_files(CLI::App& app, std::vector<std::string>& files, const char* what) {
+  return app.add_option("files", files, what)->type_name("FILE");
+}
+
+CLI::Option* add_max_errors(CLI::App& app, size_t& max_errors) {
+  return app
+      .add_option("--max-errors", max_errors,
+                  "stop printing diagnostics after N errors per file (0: all)")
+      ->type_name("N");
+}
+
+void add_target_options(CLI::App& app, ptx::CheckOptions& check) {
+  app.add_option_function<std::string>(
+         "--target", [&check](const std::string& v) { check.target = isa::Target::parse(v); },
+         "validate for this target instead of the module's .target")
+      ->type_name("sm_XX[a|f]")
+      ->check(
+          [](const std::string& v) -> std::string {
+            auto t = isa::Target::parse(v);
+            return t && t->known() ? "" : "needs a known target like sm_90a, not '" + v + "'";
+          },
+          "");
+  app.add_option_function<std::string>(
+         "--ptx-version",
+         [&check](const std::string& v) { check.version = isa::PtxVersion::parse(v); },
+         "validate for this PTX ISA version instead of the module's .version")
+      ->type_name("X.Y")
+      ->check(
+          [](const std::string& v) -> std::string {
+            return isa::PtxVersion::parse(v) ? "" : "needs a version like 8.8, not '" + v + "'";
+          },
+          "");
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+  const size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+namespace {
+
+std::string xml_escape(const std::string& in) {
+  std::string out;
+  for (char c : in) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += (static_cast<unsigned char>(c) < 0x20 && c != '\n') ? ' ' : c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool write_junit(const std::string& path, const std::string& suite, const std::string& classname,
+                 const std::vector<JunitCase>& cases) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return false;
+  size_t failures = 0;
+  double total = 0;
+  for (const JunitCase& c : cases) {
+    failures += !c.ok;
+    total += c.seconds;
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"" << xml_escape(suite)
+      << "\" tests=\"" << cases.size() << "\" failures=\"" << failures << "\" time=\"" << total
+      << "\">\n";
+  for (const JunitCase& c : cases) {
+    out << "  <testcase classname=\"" << xml_escape(classname) << "\" name=\"" << xml_escape(c.name)
+        << "\" time=\"" << c.seconds << "\"";
+    if (c.ok) {
+      out << "/>\n";
+      continue;
+    }
+    out << ">\n    <failure message=\"" << xml_escape(c.message) << "\">" << xml_escape(c.details)
+        << "</failure>\n  </testcase>\n";
+  }
+  out << "</testsuite>\n";
+  return bool(out);
+}
+
+}  // namespace stu::cli

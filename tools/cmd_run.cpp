@@ -1,0 +1,111 @@
+// stu run: execute .sts directed tests on a model and check their expectations.
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli.h"
+#include "stu/sts/sts.h"
+
+namespace stu::cli {
+namespace {
+
+struct RunArgs {
+  std::vector<std::string> files;
+  bool trace = false;
+  bool quiet = false;
+  size_t max_errors = 0;
+  std::string dump;
+  std::string junit;
+};
+
+int run_sts(const RunArgs& o) {
+  std::vector<JunitCase> junit;
+  std::ofstream dump_file;
+  std::ostream* dump = nullptr;
+  if (o.dump == "-") {
+    dump = &std::cout;
+  } else if (!o.dump.empty()) {
+    dump_file.open(o.dump, std::ios::binary | std::ios::trunc);
+    if (!dump_file) {
+      std::cerr << "stu: error: cannot write '" << o.dump << "': " << std::strerror(errno) << "\n";
+      return kUsage;
+    }
+    dump = &dump_file;
+  }
+  const int status = for_each_input(o.files, [&](const std::string& f, const std::string& text) {
+    Diagnostics d;
+    sts::RunOptions ro;
+    ro.trace = o.trace ? &std::cout : nullptr;
+    ro.dump = dump;
+    if (dump) *dump << "# " << f << "\n";
+    const auto t0 = std::chrono::steady_clock::now();
+    const sts::RunSummary s = sts::run(text, ro, d);
+    print_diags(d, f, o.max_errors);
+    if (!o.junit.empty()) {
+      JunitCase c;
+      c.name = f;
+      c.ok = s.ok();
+      c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::ostringstream all;
+      d.print(all, f);
+      c.details = all.str();
+      for (const auto& x : d.all()) {
+        if (x.severity == Severity::Error) {
+          c.message = f + ":" + std::to_string(x.loc.line) + ":" + std::to_string(x.loc.col) +
+                      ": " + x.message;
+          break;
+        }
+      }
+      junit.push_back(std::move(c));
+    }
+    if (!o.quiet) {
+      if (!s.parsed) {
+        std::cout << f << ": not run: " << d.error_count() << " errors\n";
+      } else {
+        std::cout << f << ": " << (s.ok() ? "PASS" : "FAIL") << ": " << s.stores << " stores, "
+                  << s.expectations << " expectations, " << s.failed << " failed\n";
+      }
+    }
+    return !s.ok();
+  });
+  if (!o.junit.empty() && !write_junit(o.junit, "stu run", "sts", junit)) {
+    std::cerr << "stu: error: cannot write '" << o.junit << "': " << std::strerror(errno) << "\n";
+    return kUsage;
+  }
+  return status;
+}
+
+const auto kNonEmpty = [](const std::string& v) -> std::string {
+  return v.empty() ? "needs a file name" : "";
+};
+
+}  // namespace
+
+Command add_run(CLI::App& app) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "run", "execute .sts directed tests on the golden model and check their expectations");
+  sub->footer(
+      "Executes .sts directed tests on the golden reference model; a failed expectation prints "
+      "FILE:LINE:COL: error: expectation failed: ... with the expected and actual values. "
+      "See docs/sts-format.md.");
+  add_files(*sub, args->files, ".sts tests; '-' is stdin");
+  sub->add_flag("--trace", args->trace, "print each store's faults and transactions");
+  sub->add_option("--dump", args->dump,
+                  "write the final memory image (hex, per space); '-' is stdout; with several "
+                  "tests, each test's image is appended")
+      ->type_name("FILE")
+      ->check(kNonEmpty, "");
+  sub->add_option("--junit", args->junit, "also write a JUnit XML report, one test case per file")
+      ->type_name("FILE")
+      ->check(kNonEmpty, "");
+  add_max_errors(*sub, args->max_errors);
+  sub->add_flag("-q,--quiet", args->quiet, "print diagnostics only, no summary line");
+  return {sub, [args] { return run_sts(*args); }};
+}
+
+}  // namespace stu::cli
