@@ -6,9 +6,10 @@ namespace stu::golden {
 
 namespace {
 bool overlap(const Window& a, const Window& b) {
-  return a.size != 0 && b.size != 0 && a.base < b.base + b.size && b.base < a.base + a.size;
+  return ranges_overlap(a.base, a.size, b.base, b.size);
 }
-bool wraps(const Window& w) { return w.base + w.size < w.base; }
+// A size-0 window is disabled; any other must not wrap past 2^64 (ending at 2^64 is fine).
+bool wraps(const Window& w) { return w.size != 0 && !range_valid(w.base, w.size); }
 }  // namespace
 
 std::string ModelConfig::check() const {

@@ -80,27 +80,28 @@ const uint8_t* SparseMemory::page(uint64_t number) const {
 // --- GlobalAllocations ------------------------------------------------------------------------
 
 bool GlobalAllocations::add(uint64_t base, uint64_t size) {
-  if (size == 0 || base + size < base) return false;
+  if (!range_valid(base, size)) return false;
   auto next = ranges_.lower_bound(base);
-  if (next != ranges_.end() && next->first < base + size) return false;
+  if (next != ranges_.end() && next->first <= base + (size - 1)) return false;
   if (next != ranges_.begin()) {
     auto prev = std::prev(next);
-    if (prev->first + prev->second > base) return false;
+    if (prev->first + (prev->second - 1) >= base) return false;
   }
   ranges_.emplace(base, size);
   return true;
 }
 
 bool GlobalAllocations::contains(uint64_t addr, uint64_t n) const {
-  if (addr + n < addr) return false;
-  if (addr >= hit_base_ && addr + n <= hit_end_) return true;
+  const uint64_t last = addr + (n ? n - 1 : 0);  // the last byte (ranges may end at 2^64)
+  if (last < addr) return false;
+  if (addr >= hit_base_ && last <= hit_last_) return true;
   auto it = ranges_.upper_bound(addr);
   if (it == ranges_.begin()) return false;
   --it;
-  const uint64_t end = it->first + it->second;
-  if (addr + n > end) return false;
+  const uint64_t range_last = it->first + (it->second - 1);
+  if (last > range_last) return false;
   hit_base_ = it->first;
-  hit_end_ = end;
+  hit_last_ = range_last;
   return true;
 }
 

@@ -137,8 +137,7 @@ void Runner::alloc(const Stmt& s) {
   if (!eval(s.exprs[0], env(), base) || !eval(s.exprs[1], env(), size)) return;
   const golden::AddressMap& map = p_.cfg.map;
   for (const golden::Window* w : {&map.shared, &map.local, &map.param, &map.konst}) {
-    // [base, base + size) and [w.base, w.base + w.size) intersect (no wrap: add() refuses it).
-    if (size && w->size && base < w->base + w->size && w->base < base + size && base + size > base)
+    if (golden::range_valid(base, size) && golden::ranges_overlap(base, size, w->base, w->size))
       return fail(s.loc, "global allocation [" + hex(base) + ", +" + hex(size) +
                              ") overlaps a generic window (see docs/golden.md)");
   }

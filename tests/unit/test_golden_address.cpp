@@ -440,3 +440,33 @@ TEST(GoldenConfig, WindowBaseNot4KiBAligned) {
 }
 
 }  // namespace
+
+// --- byte ranges that end exactly at 2^64 (issue 8 section 3) --------------------------------
+
+TEST(GoldenRanges, RangeEndingAt2To64IsValid) {
+  EXPECT_TRUE(range_valid(0xFFFF'FFFF'FFFF'F000ull, 0x1000));  // last byte 0xFFFF...FFFF
+  EXPECT_TRUE(range_valid(0xFFFF'FFFF'FFFF'FFFFull, 1));
+}
+
+TEST(GoldenRanges, EmptyOrWrappingRangeIsInvalid) {
+  EXPECT_FALSE(range_valid(0x1000, 0));
+  EXPECT_FALSE(range_valid(0xFFFF'FFFF'FFFF'F000ull, 0x1001));  // one byte past 2^64
+  EXPECT_TRUE(range_valid(1, ~uint64_t(0)));                    // [1, 2^64): 2^64 - 1 bytes
+  EXPECT_FALSE(range_valid(2, ~uint64_t(0)));                   // its last byte would be 2^64
+}
+
+TEST(GoldenRanges, OverlapIsDecidedOnLastBytes) {
+  // [top-4K, 2^64) and [top-8K, top-4K) touch but do not overlap.
+  EXPECT_FALSE(ranges_overlap(0xFFFF'FFFF'FFFF'F000ull, 0x1000, 0xFFFF'FFFF'FFFF'E000ull, 0x1000));
+  EXPECT_TRUE(ranges_overlap(0xFFFF'FFFF'FFFF'F000ull, 0x1000, 0xFFFF'FFFF'FFFF'EFFFull, 2));
+  EXPECT_TRUE(ranges_overlap(0xFFFF'FFFF'FFFF'FFFFull, 1, 0xFFFF'FFFF'FFFF'F000ull, 0x1000));
+  EXPECT_FALSE(ranges_overlap(0x1000, 0, 0x1000, 0x10));  // an empty range overlaps nothing
+}
+
+TEST(GoldenRanges, WindowEndingAt2To64PassesTheConfigCheck) {
+  ModelConfig c;
+  c.map.konst = Window{0xFFFF'FFFF'FFF0'0000ull, 0x10'0000};  // the last MiB
+  EXPECT_EQ(c.check(), "");
+  c.map.konst.size = 0x10'1000;  // 4 KiB past 2^64
+  EXPECT_NE(c.check().find("const window wraps around 2^64"), std::string::npos) << c.check();
+}

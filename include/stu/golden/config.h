@@ -10,6 +10,16 @@
 namespace stu::golden {
 
 // A window of the generic address space: [base, base + size).
+// Byte ranges [base, base + size) of the 64-bit address space. A range may end exactly at
+// 2^64, where base + size is 0 in uint64_t, so every rule is written on the last byte,
+// base + size - 1 (one rule, used by windows, global allocations and the .sts runner).
+inline bool range_valid(uint64_t base, uint64_t size) {
+  return size != 0 && base + (size - 1) >= base;
+}
+inline bool ranges_overlap(uint64_t a, uint64_t a_size, uint64_t b, uint64_t b_size) {
+  return a_size != 0 && b_size != 0 && a <= b + (b_size - 1) && b <= a + (a_size - 1);
+}
+
 struct Window {
   uint64_t base = 0;
   uint64_t size = 0;

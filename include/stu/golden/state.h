@@ -54,8 +54,8 @@ class GlobalAllocations {
   bool contains(uint64_t addr, uint64_t n) const;
 
  private:
-  std::map<uint64_t, uint64_t> ranges_;          // base -> size
-  mutable uint64_t hit_base_ = 1, hit_end_ = 0;  // last range found (a cache, not state)
+  std::map<uint64_t, uint64_t> ranges_;           // base -> size
+  mutable uint64_t hit_base_ = 1, hit_last_ = 0;  // last range found (a cache, not state)
 };
 
 struct CtaState {
