@@ -152,17 +152,8 @@ void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext&
     fault_all(out, ctx.active, FaultKind::OutOfWindow, taddr);
     return;
   }
-  uint64_t split = 0;
-  if (ins.split_off) {  // a negative immHalfSplitoff is accepted (validator): 32-bit wrap
-    std::string_view t = ins.split_off->text;
-    const bool neg = !t.empty() && t[0] == '-';
-    if (neg) t.remove_prefix(1);
-    if (!isa::parse_int_literal(t, split)) {
-      fault_all(out, ctx.active, FaultKind::BadInstruction);
-      return;
-    }
-    if (neg) split = uint64_t(0) - split;
-  }
+  // A negative immHalfSplitoff is accepted (ptxas): the addition wraps at 32 bits.
+  const uint64_t split = ins.split_off ? ins.split_off->value : 0;
   if (ctx.cta >= m.config().cluster_ctas) {
     fault_all(out, ctx.active, FaultKind::OutOfWindow, taddr);
     return;

@@ -72,6 +72,8 @@ bool same_opt(const std::optional<T>& a, const std::optional<T>& b,
   return !a || eq(*a, *b);
 }
 
+bool same_split(const SplitOffset& a, const SplitOffset& b) { return a.value == b.value; }
+
 }  // namespace
 
 bool Instruction::is_async_release() const {
@@ -97,7 +99,7 @@ bool same_instruction(const Instruction& a, const Instruction& b) {
     if (!same_operand(a.src[i], b.src[i])) return false;
   }
   return same_opt(a.policy, b.policy, same_operand) && same_opt(a.mbar, b.mbar, same_address) &&
-         same_opt(a.split_off, b.split_off, same_operand);
+         same_opt(a.split_off, b.split_off, same_split);
 }
 
 }  // namespace stu::isa

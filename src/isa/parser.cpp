@@ -398,6 +398,20 @@ class StoreParser {
   // ---- roles ----
   static bool scalar_like(const RawOperand& o) { return o.kind == RawOperand::Kind::Scalar; }
 
+  // immHalfSplitoff: an integer immediate (optionally negative), any 64-bit value (ptxas).
+  bool split_offset(const Operand& o, Instruction& out) {
+    std::string_view digits = o.text;
+    const bool neg = !digits.empty() && digits[0] == '-';
+    if (neg) digits.remove_prefix(1);
+    uint64_t v = 0;
+    if (o.kind != Operand::Kind::Immediate || o.has_addend || !parse_int_literal(digits, v)) {
+      d_.error(o.loc, "immHalfSplitoff must be an integer immediate");
+      return false;
+    }
+    out.split_off = SplitOffset{neg ? uint64_t(0) - v : v, o.loc};
+    return true;
+  }
+
   bool assign(RawOperand* ops, size_t n, Instruction& out) {
     const char* form = nullptr;
     auto mismatch = [&](Loc loc) {
@@ -430,7 +444,7 @@ class StoreParser {
     size_t src_index = 1;
     if (out.op == Opcode::Tcgen05St && out.shape == TmemShape::S16x32bx2) {
       if (!scalar_like(ops[1])) return mismatch(ops[1].loc);
-      out.split_off = ops[1].scalar;
+      if (!split_offset(ops[1].scalar, out)) return false;
       src_index = 2;
     }
     RawOperand& src = ops[src_index];

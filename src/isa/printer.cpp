@@ -55,7 +55,7 @@ std::string print(const Address& a) {
 
 std::string print_operands(const Instruction& ins) {
   std::string s = print(ins.addr);
-  if (ins.split_off) s += ", " + print(*ins.split_off);
+  if (ins.split_off) s += ", " + std::to_string(ins.split_off->as_signed());
   s += ", ";
   if (ins.src_braced) s += '{';
   for (size_t i = 0; i < ins.src.size(); ++i) {

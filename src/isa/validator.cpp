@@ -910,15 +910,6 @@ class Validator {
     if (ins_.type && *ins_.type != DataType::B32) {
       error(at(QualFamily::Type), "'tcgen05.st' requires type '.b32'");
     }
-    if (ins_.split_off) {
-      const Operand& o = *ins_.split_off;
-      uint64_t v = 0;
-      std::string_view digits = o.text;
-      if (!digits.empty() && digits[0] == '-') digits.remove_prefix(1);
-      if (o.kind != Operand::Kind::Immediate || !parse_int_literal(digits, v) || o.has_addend) {
-        error(o.loc, "immHalfSplitoff must be an integer immediate");
-      }
-    }
     const unsigned need = ins_.tmem_regs();
     if (!ins_.src_braced) {
       error(ins_.src.empty() ? loc : ins_.src[0].loc,

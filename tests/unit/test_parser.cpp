@@ -135,8 +135,32 @@ TEST(Parser, Tcgen05ShapesAndSplitOffset) {
   EXPECT_EQ(b.tmem_regs(), 2u);
   Instruction c = parse_ok("tcgen05.st.sync.aligned.16x32bx2.x2.b32 [t], 64, {r0, r1};");
   ASSERT_TRUE(c.split_off.has_value());
-  EXPECT_EQ(c.split_off->text, "64");
+  EXPECT_EQ(c.split_off->value, 64u);
   for (const auto* i : {&a, &b, &c}) expect_round_trip(*i);
+}
+
+// immHalfSplitoff is parsed (and checked) once, into its 64-bit two's complement value.
+TEST(Parser, SplitOffsetIsParsedOnceIntoAnInteger) {
+  Instruction neg = parse_ok("tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], -0x20, {r0};");
+  ASSERT_TRUE(neg.split_off.has_value());
+  EXPECT_EQ(neg.split_off->value, 0xFFFF'FFFF'FFFF'FFE0ull);
+  EXPECT_EQ(neg.split_off->as_signed(), -32);
+  EXPECT_EQ(neg.split_off->loc.col, 46u);  // the minus sign
+  expect_round_trip(neg);
+  Instruction big =
+      parse_ok("tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 0xffffffffffffffff, {r0};");
+  EXPECT_EQ(big.split_off->value, ~uint64_t(0));  // ptxas 13.0 accepts any 64-bit value
+  expect_round_trip(big);
+  for (const char* bad :
+       {"tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 1.5, {r0};",
+        "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], r2, {r0};",
+        "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 4+4, {r0};",
+        "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 0x1ffffffffffffffff, {r0};"}) {
+    stu::Diagnostics d;
+    EXPECT_FALSE(parse_instruction(bad, d).has_value()) << bad;
+    ASSERT_EQ(d.error_count(), 1u) << bad;
+    EXPECT_EQ(d.all()[0].message, "immHalfSplitoff must be an integer immediate") << bad;
+  }
 }
 
 TEST(Parser, SyntaxErrorsHaveColumns) {

@@ -76,6 +76,14 @@ struct Address {
   Loc loc;  // position of `[`
 };
 
+// tcgen05.st .16x32bx2: immHalfSplitoff, parsed once (by the parser) into its 64-bit two's
+// complement value. ptxas takes any 64-bit integer; the address addition is 32-bit.
+struct SplitOffset {
+  uint64_t value = 0;
+  Loc loc;
+  int64_t as_signed() const { return static_cast<int64_t>(value); }
+};
+
 struct Instruction {
   Opcode op = Opcode::St;
   Loc loc;  // position of the opcode
@@ -102,12 +110,12 @@ struct Instruction {
   std::vector<Qualifier> quals;  // as written, in order (for diagnostics)
 
   // --- operands ---
-  Address addr;                      // [a] / [taddr]
-  std::vector<Operand> src;          // b, or the brace list
-  bool src_braced = false;           // written as `{...}`
-  std::optional<Operand> policy;     // st: cache-policy operand
-  std::optional<Address> mbar;       // st.async: [mbar]
-  std::optional<Operand> split_off;  // tcgen05.st .16x32bx2: immHalfSplitoff
+  Address addr;                          // [a] / [taddr]
+  std::vector<Operand> src;              // b, or the brace list
+  bool src_braced = false;               // written as `{...}`
+  std::optional<Operand> policy;         // st: cache-policy operand
+  std::optional<Address> mbar;           // st.async: [mbar]
+  std::optional<SplitOffset> split_off;  // tcgen05.st .16x32bx2: immHalfSplitoff
 
   // Back to the default state, keeping the capacity of the vectors (the module reader reuses
   // one Instruction for every store).
