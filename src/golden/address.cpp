@@ -24,6 +24,25 @@ std::string_view to_string(MemSpace s) {
   return "?";
 }
 
+isa::Space isa_space(MemSpace s) {
+  switch (s) {
+    case MemSpace::Global:
+      return isa::Space::Global;
+    case MemSpace::Shared:
+      return isa::Space::SharedCta;
+    case MemSpace::Local:
+      return isa::Space::Local;
+    case MemSpace::ParamFunc:
+      return isa::Space::ParamFunc;
+    case MemSpace::KernelParam:
+      return isa::Space::ParamEntry;
+    case MemSpace::Const:
+    case MemSpace::Tmem:
+      break;
+  }
+  return isa::Space::Const;
+}
+
 bool Dest::operator<(const Dest& o) const {
   return std::tie(space, cta, thread) < std::tie(o.space, o.cta, o.thread);
 }

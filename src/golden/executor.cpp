@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "stu/isa/lexer.h"
+#include "stu/isa/space_rules.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the golden model copies register bytes");
 
@@ -67,25 +68,13 @@ Ordering ordering_of(const Instruction& ins) {
 }
 
 // A qualifier the resolved space forbids (generic stores resolve per lane), or read-only.
+// The space rules (isa/space_rules.h, shared with the validator) applied to the space a lane's
+// address resolved to.
 FaultKind space_fault(const Instruction& ins, MemSpace s) {
-  const bool async_weak = ins.op == Opcode::StAsync && !ins.is_async_release();
-  if (ins.op == Opcode::StAsync) {
-    if (async_weak) return s == MemSpace::Shared ? FaultKind::None : FaultKind::IllegalForSpace;
-    return s == MemSpace::Global ? FaultKind::None : FaultKind::IllegalForSpace;
-  }
-  if (s == MemSpace::KernelParam || s == MemSpace::Const) return FaultKind::ReadOnly;
-  if (s == MemSpace::Global) return FaultKind::None;
-  const unsigned bits = ins.type ? isa::bits_of(*ins.type) : 0;
-  const bool wide256 = ins.vec && ((*ins.vec == isa::Vec::V8 && bits == 32) ||
-                                   (*ins.vec == isa::Vec::V4 && bits == 64));
-  const Sem sem = ins.effective_sem();
-  // Global-only qualifiers: .mmio, .L2::cache_hint, L2 eviction, L1 eviction, 256-bit vectors.
-  if (ins.mmio || ins.cache_hint || ins.l2 || ins.l1 || wide256) return FaultKind::IllegalForSpace;
-  if (s == MemSpace::Shared) return FaultKind::None;
-  // .local and .param::func: no .relaxed/.release; .param::func no .volatile either.
-  if (sem == Sem::Relaxed || sem == Sem::Release) return FaultKind::IllegalForSpace;
-  if (s == MemSpace::ParamFunc && sem == Sem::Volatile) return FaultKind::IllegalForSpace;
-  return FaultKind::None;
+  if (s == MemSpace::Global && ins.op != Opcode::StAsync) return FaultKind::None;  // hot path
+  const isa::SpaceViolations v = isa::space_violations(ins, isa_space(s));
+  if (v.has(isa::SpaceRule::ReadOnly)) return FaultKind::ReadOnly;
+  return v.any() ? FaultKind::IllegalForSpace : FaultKind::None;
 }
 
 Resolved resolve(const MachineState& m, const Instruction& ins, uint64_t a, ThreadId who) {

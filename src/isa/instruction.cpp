@@ -76,6 +76,12 @@ bool same_split(const SplitOffset& a, const SplitOffset& b) { return a.value == 
 
 }  // namespace
 
+bool Instruction::is_256bit_vector() const {
+  if (!vec || !type) return false;
+  const unsigned b = bits_of(*type);
+  return (*vec == Vec::V8 && b == 32) || (*vec == Vec::V4 && b == 64);
+}
+
 bool Instruction::is_async_release() const {
   return op == Opcode::StAsync && (sem == Sem::Release || mmio ||
                                    (scope && *scope != Scope::Cluster) || (!complete_tx && !mbar));

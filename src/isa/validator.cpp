@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "stu/isa/lexer.h"
+#include "stu/isa/space_rules.h"
 
 namespace stu::isa {
 namespace {
@@ -78,16 +79,14 @@ const char* family_name(QualFamily f) {
   }
 }
 
-bool is_256bit_form(const Instruction& ins) {
-  if (!ins.vec || !ins.type) return false;
-  unsigned b = bits_of(*ins.type);
-  return (*ins.vec == Vec::V8 && b == 32) || (*ins.vec == Vec::V4 && b == 64);
-}
-
 class Validator {
  public:
   Validator(const Instruction& ins, const CheckContext& ctx, Diagnostics& d)
-      : ins_(ins), ctx_(ctx), d_(d), errors_before_(d.error_count()) {}
+      : ins_(ins),
+        ctx_(ctx),
+        d_(d),
+        errors_before_(d.error_count()),
+        bans_(ins.space ? space_violations(ins, *ins.space) : SpaceViolations{}) {}
 
   bool run() {
     check_families();
@@ -211,7 +210,7 @@ class Validator {
       if (ins_.scope && ins_.scope != Scope::Sys) {
         error(at(QualFamily::Scope), "'.mmio' requires scope '.sys'");
       }
-      if (sp && *sp != Space::Global) {
+      if (bans_.has(SpaceRule::Mmio)) {
         error(at(QualFamily::Space), "'.mmio' is allowed only on '.global' or generic addresses");
       }
       need_version(ptx(8, 2), at(QualFamily::Mmio), "'.mmio'");
@@ -237,13 +236,11 @@ class Validator {
           at(QualFamily::CacheOp),
           q(to_string(sem)) + " cannot be combined with cache operator " + q(to_string(*ins_.cop)));
     }
-    if (sp && (strong_sem || sem == Sem::Volatile)) {
-      Space e = effective(*sp);
-      bool ok = e == Space::Global || is_shared(e) || (sem == Sem::Volatile && e == Space::Local);
-      if (!ok) {
-        error(at(QualFamily::Space),
-              q(to_string(sem)) + " is not allowed on state space " + q(to_string(*sp)));
-      } else if (sem == Sem::Volatile && e == Space::Local) {
+    if (bans_.has(SpaceRule::Strong) || bans_.has(SpaceRule::Volatile)) {
+      error(at(QualFamily::Space),
+            q(to_string(sem)) + " is not allowed on state space " + q(to_string(*sp)));
+    } else if (sp && sem == Sem::Volatile) {
+      if (effective(*sp) == Space::Local) {
         // PTX ISA 9.1 allows it; ptxas 13.0 (which stops at PTX 9.0) rejects it.
         need_version(ptx(9, 1), at(QualFamily::Space), "'.volatile' with '.local'");
       }
@@ -282,7 +279,7 @@ class Validator {
       auto what = [&] { return q(to_string(*ins_.l1)); };
       need_version(ptx(7, 4), at(QualFamily::L1Evict), what);
       need_sm(70, at(QualFamily::L1Evict), what);
-      if (sp && *sp != Space::Global) {
+      if (bans_.has(SpaceRule::L1Evict)) {
         error(at(QualFamily::L1Evict),
               what() + " cannot be applied to state space " + q(to_string(*sp)));
       }
@@ -291,7 +288,7 @@ class Validator {
       auto what = [&] { return q(to_string(*ins_.l2)); };
       need_version(ptx(8, 8), at(QualFamily::L2Evict), what);
       need_sm(100, at(QualFamily::L2Evict), what);
-      if (!is_256bit_form(ins_)) {
+      if (!ins_.is_256bit_vector()) {
         error(at(QualFamily::L2Evict),
               what() + " requires a 256-bit vector ('.v8' of 32-bit or '.v4' of 64-bit elements)");
       }
@@ -299,7 +296,7 @@ class Validator {
     if (ins_.cache_hint) {
       need_version(ptx(7, 4), at(QualFamily::CacheHint), "'.L2::cache_hint'");
       need_sm(80, at(QualFamily::CacheHint), "'.L2::cache_hint'");
-      if (sp && *sp != Space::Global) {
+      if (bans_.has(SpaceRule::CacheHint)) {
         error(at(QualFamily::CacheHint),
               "'.L2::cache_hint' is allowed only on '.global' or generic addresses");
       }
@@ -313,7 +310,7 @@ class Validator {
 
     check_vector_and_type();
     check_address(ins_.addr, sp, "address");
-    check_sources(/*allow_sinks=*/is_256bit_form(ins_));
+    check_sources(/*allow_sinks=*/ins_.is_256bit_vector());
     check_param_guard();
   }
 
@@ -368,7 +365,7 @@ class Validator {
     const Loc vloc = at(QualFamily::Vec);
     const unsigned total = bits_of(t) * lanes_of(v);
     if (total > 128 && t != DataType::B128) {
-      if (!is_256bit_form(ins_)) {
+      if (!ins_.is_256bit_vector()) {
         error(vloc, "vector " + q(to_string(v)) + " of " + q(to_string(t)) + " is " +
                         std::to_string(total) +
                         " bits; at most 128 bits, or 256 bits as "
@@ -380,7 +377,7 @@ class Validator {
       };
       need_version(ptx(8, 8), vloc, what);
       need_sm(100, vloc, what);
-      if (ins_.space && *ins_.space != Space::Global) {
+      if (bans_.has(SpaceRule::Wide256)) {
         error(vloc, what() + " is allowed only on '.global' or generic addresses");
       }
     } else if (v == Vec::V8) {
@@ -780,7 +777,7 @@ class Validator {
     if (ins_.scope && *ins_.scope != Scope::Cluster) {
       error(at(QualFamily::Scope), "'st.async' with an mbarrier allows only scope '.cluster'");
     }
-    if (ins_.space && !is_shared(*ins_.space)) {
+    if (bans_.has(SpaceRule::AsyncForm)) {
       error(at(QualFamily::Space),
             "'st.async' with an mbarrier requires '.shared::cluster' (found " +
                 q(to_string(*ins_.space)) + ")");
@@ -837,7 +834,7 @@ class Validator {
               "PTX ISA: the release form of 'st.async' is written with '.release' "
               "(ptxas accepts it missing)");
     }
-    if (ins_.space && *ins_.space != Space::Global) {
+    if (bans_.has(SpaceRule::AsyncForm)) {
       error(at(QualFamily::Space), "the release form of 'st.async' requires '.global' (found " +
                                        q(to_string(*ins_.space)) + ")");
     }
@@ -959,6 +956,7 @@ class Validator {
   const CheckContext& ctx_;
   Diagnostics& d_;
   size_t errors_before_;
+  const SpaceViolations bans_;  // the space rules the written state space breaks
 };
 
 }  // namespace

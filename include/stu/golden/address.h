@@ -14,6 +14,9 @@ namespace stu::golden {
 // The spaces a store can land in (after generic resolution).
 enum class MemSpace : uint8_t { Global, Shared, Local, ParamFunc, KernelParam, Const, Tmem };
 std::string_view to_string(MemSpace s);
+// The PTX state space a memory space is addressed as (.shared::cta for Shared, .param::entry
+// for KernelParam). No st form addresses TMEM: it maps to .const, which every st refuses.
+isa::Space isa_space(MemSpace s);
 
 // Who executes: CTA rank in the cluster, warp in the CTA, lane in the warp.
 struct ThreadId {

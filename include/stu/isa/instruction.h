@@ -130,6 +130,8 @@ struct Instruction {
   // scope other than `.cluster`, or neither a completion mechanism nor an [mbar] operand.
   bool is_async_release() const;
   unsigned vec_lanes() const { return vec ? lanes_of(*vec) : 1; }
+  // The 256-bit vector forms: '.v8' of 32-bit or '.v4' of 64-bit elements.
+  bool is_256bit_vector() const;
   // Bytes written by one thread when no element is a sink (st/st.async), or 4 * registers
   // (tcgen05.st).
   unsigned access_bytes() const;
