@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "stu/golden/store_align.h"
 #include "stu/isa/lexer.h"
 #include "stu/isa/space_rules.h"
 
@@ -213,6 +214,48 @@ void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext&
 
 }  // namespace
 
+// The per-lane walk both executors share. For each active lane that `steps.skip` keeps: its
+// address (`steps.address`) is aligned by `mode` (align_access), resolved (`steps.resolve`),
+// checked by the form's own rule (`steps.check`: a space rule, the SASS Plg predicate), by the
+// memory's bounds and by `steps.after` (st.async's mbarrier), and its LaneAccess filled
+// (`steps.fill`: the data bytes). A lane that fails faults and stores nothing. Returns the
+// number of accesses in scratch.accesses.
+template <typename Steps>
+size_t place_lanes(MachineState& m, const WarpContext& ctx, unsigned size, uint32_t byte_mask,
+                   MisalignMode mode, StoreResult& out, Scratch& scratch, Steps& steps) {
+  if (scratch.accesses.size() < 32) scratch.accesses.resize(32);
+  size_t n = 0;
+  for (uint32_t act = ctx.active; act; act &= act - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(act));
+    if (steps.skip(lane)) continue;
+    const AlignedAddress a = align_access(steps.address(lane), size, mode);
+    if (a.fault) {
+      out.set_fault(lane, FaultKind::Misaligned, a.addr);
+      continue;
+    }
+    if (a.forced) out.forced_align_mask |= uint32_t(1) << lane;
+    const ThreadId who{ctx.cta, ctx.warp, uint8_t(lane)};
+    const Resolved r = steps.resolve(a.addr, who);
+    Fault f{r.fault.kind, a.addr};
+    if (f.kind == FaultKind::None) f.kind = steps.check(r, lane);
+    if (f.kind == FaultKind::None) f.kind = m.check_store(r.dest, r.offset, size);
+    if (f.kind == FaultKind::None) f = steps.after(r, lane, who);
+    if (f.kind != FaultKind::None) {
+      out.set_fault(lane, f.kind, f.addr);
+      continue;
+    }
+    LaneAccess& acc = scratch.accesses[n++];
+    acc.lane = uint8_t(lane);
+    acc.size = uint8_t(size);
+    acc.byte_mask = byte_mask;
+    acc.dest = r.dest;
+    acc.offset = r.offset;
+    steps.fill(acc, lane);
+    out.stored_mask |= uint32_t(1) << lane;
+  }
+  return n;
+}
+
 void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
              const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
   out.clear();
@@ -240,13 +283,12 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
     fault_all(out, ctx.active, FaultKind::BadInstruction);
     return;
   }
-  uint32_t byte_mask = size >= 32 ? ~0u : ((1u << size) - 1);
+  uint32_t sinks = 0;
   if (ins.src.size() == elems) {
-    for (unsigned e = 0; e < elems; ++e) {
-      if (ins.src[e].kind == isa::Operand::Kind::Sink)
-        byte_mask &= ~((esize >= 32 ? ~0u : ((1u << esize) - 1)) << (e * esize));
-    }
+    for (unsigned e = 0; e < elems; ++e)
+      if (ins.src[e].kind == isa::Operand::Kind::Sink) sinks |= 1u << e;
   }
+  const uint32_t byte_mask = vector_byte_mask(esize, elems, sinks);
   const bool async_weak = ins.op == Opcode::StAsync && !ins.is_async_release();
   if (async_weak && m.config().cluster_ctas < 2) {
     fault_all(out, ctx.active, FaultKind::ClusterTooSmall);
@@ -254,31 +296,23 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
   }
 
   MbarCache mbars;
-  if (scratch.accesses.size() < 32) scratch.accesses.resize(32);
-  size_t naccess = 0;
-  bool any_global = false, any_shared = false;
-  for (uint32_t act = ctx.active; act; act &= act - 1) {
-    const unsigned lane = unsigned(__builtin_ctz(act));
-    const ThreadId who{ctx.cta, ctx.warp, uint8_t(lane)};
-    const uint64_t a = address_of(ins.addr, ops.addr[lane]);
-    if (!is_aligned(a, size)) {
-      out.set_fault(lane, FaultKind::Misaligned, a);
-      continue;
-    }
-    const Resolved r = resolve(m, ins, a, who);
-    if (r.fault) {
-      out.set_fault(lane, r.fault.kind, a);
-      continue;
-    }
-    FaultKind f = space_fault(ins, r.dest.space);
-    if (f == FaultKind::None) f = m.check_store(r.dest, r.offset, size);
-    if (f != FaultKind::None) {
-      out.set_fault(lane, f, a);
-      continue;
-    }
-    if (async_weak && ins.mbar) {  // complete-tx on the barrier of the destination CTA
+  struct PtxSteps {
+    MachineState& m;
+    const Instruction& ins;
+    const WarpOperands& ops;
+    StoreResult& out;
+    MbarCache& mbars;
+    const unsigned esize, elems, tx_bytes;
+    const bool async_weak;
+    bool skip(unsigned) const { return false; }
+    uint64_t address(unsigned lane) const { return address_of(ins.addr, ops.addr[lane]); }
+    Resolved resolve(uint64_t a, ThreadId who) const { return golden::resolve(m, ins, a, who); }
+    FaultKind check(const Resolved& r, unsigned) const { return space_fault(ins, r.dest.space); }
+    // st.async (mbarrier form): complete-tx on the barrier of the destination CTA.
+    Fault after(const Resolved& r, unsigned lane, ThreadId who) {
+      if (!async_weak || !ins.mbar) return Fault{};
       const uint64_t ma = address_of(*ins.mbar, ops.mbar[lane]);
-      const Resolved mr = resolve(m, ins, ma, who);
+      const Resolved mr = golden::resolve(m, ins, ma, who);
       FaultKind mf = mr.fault.kind;
       if (mf == FaultKind::None && mr.dest.space != MemSpace::Shared) mf = FaultKind::MbarNotShared;
       if (mf == FaultKind::None && !is_aligned(ma, 8)) mf = FaultKind::MbarMisaligned;
@@ -286,37 +320,33 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
       if (mf == FaultKind::None && mr.dest.cta != r.dest.cta) mf = FaultKind::MbarCtaMismatch;
       if (mf == FaultKind::None) {
         MbarCache::Entry& e = mbars.get(m, mr.dest.cta, mr.offset);
-        const MbarStep step =
-            mbar_step(e.state, MbarOp{MbarOpKind::CompleteTx, popcount_bytes(byte_mask)});
+        const MbarStep step = mbar_step(e.state, MbarOp{MbarOpKind::CompleteTx, tx_bytes});
         mf = step.fault;
         if (mf == FaultKind::None) {
           e.state = step.next;
-          out.mbar.push_back(MbarEvent{mr.dest.cta, mr.offset, popcount_bytes(byte_mask),
-                                       uint8_t(lane), step.phase_completed});
+          out.mbar.push_back(
+              MbarEvent{mr.dest.cta, mr.offset, tx_bytes, uint8_t(lane), step.phase_completed});
         }
       }
-      if (mf != FaultKind::None) {
-        out.set_fault(lane, mf, ma);
-        continue;
+      return Fault{mf, ma};
+    }
+    void fill(LaneAccess& acc, unsigned lane) const {
+      for (unsigned e = 0; e < elems; ++e) {
+        const RegValue& v = ops.value(e, lane);
+        uint8_t* d = acc.data.data() + e * esize;
+        // Registers hold values little-endian in the model (the host byte order is checked
+        // at the top of this file), so the low `esize` bytes are the stored bytes.
+        std::memcpy(d, &v.lo, esize < 8 ? esize : 8);
+        if (esize > 8) std::memcpy(d + 8, &v.hi, esize - 8);
       }
     }
-    LaneAccess& acc = scratch.accesses[naccess++];
-    acc.lane = uint8_t(lane);
-    acc.size = uint8_t(size);
-    acc.byte_mask = byte_mask;
-    acc.dest = r.dest;
-    acc.offset = r.offset;
-    for (unsigned e = 0; e < elems; ++e) {
-      const RegValue& v = ops.value(e, lane);
-      uint8_t* d = acc.data.data() + e * esize;
-      // Registers hold values little-endian in the model (the host byte order is checked
-      // at the top of this file), so the low `esize` bytes are the stored bytes.
-      std::memcpy(d, &v.lo, esize < 8 ? esize : 8);
-      if (esize > 8) std::memcpy(d + 8, &v.hi, esize - 8);
-    }
-    out.stored_mask |= uint32_t(1) << lane;
-    any_global |= r.dest.space == MemSpace::Global;
-    any_shared |= r.dest.space == MemSpace::Shared;
+  } steps{m, ins, ops, out, mbars, esize, elems, popcount_bytes(byte_mask), async_weak};
+  const size_t naccess =
+      place_lanes(m, ctx, size, byte_mask, MisalignMode::Fault, out, scratch, steps);
+  bool any_global = false, any_shared = false;
+  for (size_t i = 0; i < naccess; ++i) {
+    any_global |= scratch.accesses[i].dest.space == MemSpace::Global;
+    any_shared |= scratch.accesses[i].dest.space == MemSpace::Shared;
   }
   // A .sys-scoped strong store that only reaches shared memory behaves as .cluster.
   if (out.order.scope == isa::Scope::Sys && any_shared && !any_global)
@@ -342,47 +372,35 @@ void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
   out.cache.cop = isa::CacheOp(uint8_t(s.cop));  // WB, CG, CS, WT in the same order
   const ModelConfig& cfg = m.config();
   const unsigned size = isa::bytes_of(s.size);
-  if (scratch.accesses.size() < 32) scratch.accesses.resize(32);
-  size_t naccess = 0;
   if (ctx.cta >= cfg.cluster_ctas) {
     fault_all(out, ctx.active, FaultKind::BadInstruction);
     return;
   }
-  for (uint32_t act = ctx.active; act; act &= act - 1) {
-    const unsigned lane = unsigned(__builtin_ctz(act));
-    if (s.guard && rf.pred(lane, s.guard->index) == s.guard->negated) continue;
-    uint64_t a = sass_address(s, rf, lane, cfg.sass_regs);
-    if (!is_aligned(a, size)) {
-      if (cfg.sass_misalign == MisalignMode::Fault) {
-        out.set_fault(lane, FaultKind::Misaligned, a);
-        continue;
+  struct SassSteps {
+    const isa::SassSt& s;
+    const SassRegisterFile& rf;
+    const ModelConfig& cfg;
+    const unsigned size;
+    bool skip(unsigned lane) const {
+      return s.guard && rf.pred(lane, s.guard->index) == s.guard->negated;
+    }
+    uint64_t address(unsigned lane) const { return sass_address(s, rf, lane, cfg.sass_regs); }
+    Resolved resolve(uint64_t a, ThreadId who) const { return resolve_generic(cfg, a, who); }
+    // Plg says whether the address is in the shared window; a wrong Plg faults.
+    FaultKind check(const Resolved& r, unsigned lane) const {
+      const bool plg = rf.pred(lane, s.plg.index) != s.plg.negated;
+      return plg == (r.dest.space == MemSpace::Shared) ? FaultKind::PlgMismatch : FaultKind::None;
+    }
+    Fault after(const Resolved&, unsigned, ThreadId) const { return Fault{}; }
+    void fill(LaneAccess& acc, unsigned lane) const {
+      for (unsigned b = 0; b < size; ++b) {  // .64/.128: consecutive registers from Rb
+        const unsigned reg = s.rb == isa::kRZ ? isa::kRZ : s.rb + b / 4;
+        acc.data[b] = uint8_t(rf.read(lane, reg) >> (8 * (b % 4)));
       }
-      a &= ~uint64_t(size - 1);
-      out.forced_align_mask |= uint32_t(1) << lane;
     }
-    const ThreadId who{ctx.cta, ctx.warp, uint8_t(lane)};
-    const Resolved r = resolve_generic(cfg, a, who);
-    const bool plg = rf.pred(lane, s.plg.index) != s.plg.negated;
-    FaultKind f = r.fault.kind;
-    if (f == FaultKind::None && plg == (r.dest.space == MemSpace::Shared))
-      f = FaultKind::PlgMismatch;
-    if (f == FaultKind::None) f = m.check_store(r.dest, r.offset, size);
-    if (f != FaultKind::None) {
-      out.set_fault(lane, f, a);
-      continue;
-    }
-    LaneAccess& acc = scratch.accesses[naccess++];
-    acc.lane = uint8_t(lane);
-    acc.size = uint8_t(size);
-    acc.byte_mask = size >= 32 ? ~0u : ((1u << size) - 1);
-    acc.dest = r.dest;
-    acc.offset = r.offset;
-    for (unsigned b = 0; b < size; ++b) {  // .64/.128: consecutive registers from Rb
-      const unsigned reg = s.rb == isa::kRZ ? isa::kRZ : s.rb + b / 4;
-      acc.data[b] = uint8_t(rf.read(lane, reg) >> (8 * (b % 4)));
-    }
-    out.stored_mask |= uint32_t(1) << lane;
-  }
+  } steps{s, rf, cfg, size};
+  const size_t naccess =
+      place_lanes(m, ctx, size, access_byte_mask(size), cfg.sass_misalign, out, scratch, steps);
   coalesce(scratch.accesses.data(), naccess, out.lines);
   commit_lines(m, out);
 }
