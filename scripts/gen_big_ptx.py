@@ -3,6 +3,12 @@
 
     scripts/gen_big_ptx.py --stores 200000 > /tmp/big.ptx
     build/stu check --stats /tmp/big.ptx
+    scripts/gen_big_ptx.py --stores 200000 --warnings 7 > /tmp/warn.ptx
+    build/stu check --stats /tmp/warn.ptx 2>/tmp/warn.diag
+
+With --warnings P, about P % of the stores are valid forms on which stu (like ptxas, or per
+the ISA text) warns: 16-bit addresses, .v8 of 16-bit elements, tcgen05.st without .aligned,
+st.async's release form written without .release.
 
 The kernels mix the store forms nvcc emits (vector, shared, strong, cache-hinted, local,
 st.async, tcgen05.st) with non-store instructions, 2,000 stores per kernel.
@@ -22,10 +28,20 @@ FORMS = [
     "tcgen05.st.sync.aligned.32x32b.x4.b32 [%r{a}], {{%r1, %r2, %r3, %r{b}}};",
 ]
 
+# Valid stores that draw a warning.
+WARN_FORMS = [
+    "st.global.u32 [%rs{b}], %r{a};",
+    "st.global.v8.b16 [%rd{a}], {{%rs1, %rs2, %rs3, %rs4, %rs5, %rs6, %rs7, %rs{b}}};",
+    "tcgen05.st.sync.32x32b.x2.b32 [%r{a}], {{%r1, %r{b}}};",
+    "st.async.gpu.global.u32 [%rd{a}], %r{b};",
+]
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--stores", type=int, default=200000)
+    ap.add_argument("--warnings", type=float, default=0.0,
+                    help="percentage of stores that draw a warning (default 0)")
     args = ap.parse_args()
     out = [".version 8.8", ".target sm_100a", ".address_size 64", ""]
     per_kernel = 2000
@@ -36,7 +52,11 @@ def main():
                 ".reg .b64 %rd<64>;", ".reg .f32 %f<16>;"]
         n = min(per_kernel, args.stores - k * per_kernel)
         for i in range(n):
-            out.append("\t" + FORMS[i % len(FORMS)].format(a=i % 60 + 1, b=i * 7 % 15 + 1,
+            j = k * per_kernel + i
+            # Bresenham: store j warns when the running count of warnings steps up.
+            warn = int((j + 1) * args.warnings / 100) > int(j * args.warnings / 100)
+            forms = WARN_FORMS if warn else FORMS
+            out.append("\t" + forms[i % len(forms)].format(a=i % 60 + 1, b=i * 7 % 15 + 1,
                                                            o=i % 64 * 4))
             if i % 4 == 3:
                 out.append("\tadd.s32 %r5, %r6, %r7;")

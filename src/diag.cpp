@@ -1,5 +1,6 @@
 #include "stu/diag.h"
 
+#include <cstdio>
 #include <ostream>
 
 namespace stu {
@@ -33,13 +34,34 @@ void Diagnostics::clear() {
 }
 
 void Diagnostics::print(std::ostream& os, const std::string& file) const {
+  std::string text;
+  format(text, file);
+  os << text;
+}
+
+void Diagnostics::format(std::string& out, const std::string& file, size_t max_errors) const {
+  size_t errors = 0;
+  char num[24];
   for (const Diagnostic& d : diags_) {
-    os << file;
-    if (d.loc.line) {
-      os << ':' << d.loc.line;
-      if (d.loc.col) os << ':' << d.loc.col;
+    if (d.severity == Severity::Error && max_errors && ++errors > max_errors) {
+      out += file + ": note: " + std::to_string(errors_ - max_errors) +
+             " more errors not shown (--max-errors)\n";
+      return;
     }
-    os << ": " << to_string(d.severity) << ": " << d.message << '\n';
+    out += file;
+    if (d.loc.line) {
+      out += ':';
+      out.append(num, size_t(std::snprintf(num, sizeof num, "%u", d.loc.line)));
+      if (d.loc.col) {
+        out += ':';
+        out.append(num, size_t(std::snprintf(num, sizeof num, "%u", d.loc.col)));
+      }
+    }
+    out += ": ";
+    out += to_string(d.severity);
+    out += ": ";
+    out += d.message;
+    out += '\n';
   }
 }
 

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -21,35 +22,35 @@ bool read_file(const std::string& path, std::string& out, std::string& why) {
     why = "is a directory";
     return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
     why = std::strerror(errno);
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
+  // One read into a buffer of the file's size (no stream copies: inputs can be 10+ MB).
+  out.clear();
+  char chunk[1 << 16];
+  std::fseek(f, 0, SEEK_END);
+  const long size = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  if (size > 0) {
+    out.resize(size_t(size));
+    out.resize(std::fread(out.data(), 1, out.size(), f));
+  }
+  for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;) out.append(chunk, n);  // pipes
+  const bool bad = std::ferror(f) != 0;
+  std::fclose(f);
+  if (bad) {
     why = "read error";
     return false;
   }
-  out = ss.str();
   return true;
 }
 
 void print_diags(const Diagnostics& d, const std::string& file, size_t max_errors) {
-  if (max_errors == 0 || d.error_count() <= max_errors) {
-    d.print(std::cerr, file);
-    return;
-  }
-  Diagnostics cut;
-  size_t errors = 0;
-  for (const auto& x : d.all()) {
-    if (x.severity == Severity::Error && ++errors > max_errors) break;
-    cut.add(x.severity, x.loc, x.message);
-  }
-  cut.print(std::cerr, file);
-  std::cerr << file << ": note: " << (d.error_count() - max_errors)
-            << " more errors not shown (--max-errors)\n";
+  std::string text;
+  d.format(text, file, max_errors);
+  std::cerr.write(text.data(), std::streamsize(text.size()));  // one write, not one per field
 }
 
 int for_each_input(const std::vector<std::string>& files,

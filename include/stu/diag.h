@@ -36,6 +36,10 @@ class Diagnostics {
 
   // Print as `file:line:col: severity: message`, one per line.
   void print(std::ostream& os, const std::string& file) const;
+  // The same text appended to `out`, at most `max_errors` errors (0: all) with everything
+  // before the first one left out, then a note of how many were not shown. Formatting into one
+  // buffer lets a caller write thousands of diagnostics with one system call.
+  void format(std::string& out, const std::string& file, size_t max_errors = 0) const;
 
  private:
   std::vector<Diagnostic> diags_;

@@ -15,7 +15,7 @@ struct QualEntry {
 };
 
 template <typename E>
-void add_family(std::unordered_map<std::string_view, QualEntry>& m, QualFamily f) {
+void add_family(std::unordered_map<std::string_view, QualEntry, NameHash>& m, QualFamily f) {
   for (int i = 0;; ++i) {
     std::string_view name = to_string(static_cast<E>(i));
     if (name == "?") break;
@@ -25,9 +25,9 @@ void add_family(std::unordered_map<std::string_view, QualEntry>& m, QualFamily f
 
 // Every qualifier word of the store family (spelling without the dot). Built once from the
 // enum tables; immutable afterwards.
-const std::unordered_map<std::string_view, QualEntry>& qualifier_table() {
+const std::unordered_map<std::string_view, QualEntry, NameHash>& qualifier_table() {
   static const auto* const table = [] {
-    auto* m = new std::unordered_map<std::string_view, QualEntry>();
+    auto* m = new std::unordered_map<std::string_view, QualEntry, NameHash>();
     add_family<Sem>(*m, QualFamily::Sem);
     add_family<Scope>(*m, QualFamily::Scope);
     add_family<Space>(*m, QualFamily::Space);

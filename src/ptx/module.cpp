@@ -216,7 +216,14 @@ class Reader {
         break;
       }
       if (first) {
-        auto tg = isa::Target::parse(n.text);
+        // `.target compute_90a` names the same target as sm_90a (a virtual architecture).
+        std::string_view name = n.text;
+        std::string sm;
+        if (name.substr(0, 8) == "compute_") {
+          sm = "sm_" + std::string(name.substr(8));
+          name = sm;
+        }
+        auto tg = isa::Target::parse(name);
         if (!tg || !tg->known()) {
           d_.error(n.loc, "unknown target '" + std::string(n.text) + "'");
         } else {
@@ -283,9 +290,13 @@ class Reader {
         have_type = true;
       } else if (auto v = isa::from_string<isa::Vec>(w)) {
         sym.vec_lanes = static_cast<uint8_t>(isa::lanes_of(*v));
-      } else if (w == "ptr" || w == "global" || w == "shared" || w == "local" || w == "const" ||
-                 w == "attribute") {
+      } else if (w == "ptr" || w == "global" || w == "shared" || w == "local" || w == "const") {
         // pointer attributes of kernel parameters: `.ptr .global .align 16`
+      } else if (w == "attribute") {  // `.global .attribute(.managed) .u32 x;`
+        if (!skip_parenthesised(a)) return;
+      } else if (w == "texref" || w == "samplerref" || w == "surfref") {
+        sym.type = isa::DataType::B64;  // opaque handles
+        have_type = true;
       } else if (w == "b1" || w == "u1") {
         sym.type = isa::DataType::Pred;
         have_type = true;
@@ -372,12 +383,36 @@ class Reader {
 
   void recover_statement() { isa::skip_statement(lx_, true); }
 
+  // After `.attribute`: a balanced `( ... )`, e.g. `(.managed)` or `(.unified(0x1, 0x2))`.
+  bool skip_parenthesised(const Token& what) {
+    if (!lx_.peek().is('(')) {
+      d_.error(what.loc, "expected '(' after " + show(what));
+      recover_statement();
+      return false;
+    }
+    int depth = 0;
+    while (true) {
+      Token n = lx_.next();
+      if (n.kind == TokKind::End || n.is(';')) {
+        d_.error(what.loc, "unbalanced parentheses after " + show(what));
+        return false;
+      }
+      if (n.is('(')) ++depth;
+      if (n.is(')') && --depth == 0) return true;
+    }
+  }
+
   // ------------------------------------------------------------------ functions
   // `.entry name (params) perf* { body }` or `.func (rets) name (params) perf* { body } | ;`
-  void function(const Token& kw) {
+  // Inside a body only a prototype (`;`) is allowed: `prototype_only`.
+  void function(const Token& kw, bool prototype_only = false) {
     const bool is_entry = kw.text == ".entry";
     symbols_.push_scope();  // parameters
     Token n = lx_.next();
+    if (!is_entry && n.is_word(".attribute")) {  // `.func .attribute(.unified(a, b)) f(...)`
+      if (!skip_parenthesised(n)) return abandon_function();
+      n = lx_.next();
+    }
     if (!is_entry && n.is('(')) {
       if (!param_list(/*entry=*/false, /*returns=*/true)) return abandon_function();
       n = lx_.next();
@@ -398,6 +433,12 @@ class Reader {
     // performance directives, up to the body or ';'
     while (true) {
       Token t = lx_.peek();
+      if (t.is('{') && prototype_only) {
+        d_.error(t.loc, "a function cannot be defined inside a function body (only declared)");
+        symbols_.pop_scope();
+        recover_statement();
+        return;
+      }
       if (t.is('{')) {
         lx_.next();
         ++stats_.functions;
@@ -487,6 +528,9 @@ class Reader {
           have_type = true;
         } else if (auto v = isa::from_string<isa::Vec>(w)) {
           sym.vec_lanes = static_cast<uint8_t>(isa::lanes_of(*v));
+        } else if (w == "texref" || w == "samplerref" || w == "surfref") {
+          sym.type = isa::DataType::B64;  // opaque handles
+          have_type = true;
         }
         n = lx_.next();
       }
@@ -622,13 +666,30 @@ class Reader {
     if (w == ".reg") return declaration(t, isa::Space::Local, true);
     if (auto sp = space_directive(w)) return declaration(t, *sp, false);
     if (w == ".loc" || w == ".file") return skip_line();
-    if (w == ".pragma" || w == ".callprototype" || w == ".maxnreg" || w == ".maxntid" ||
-        w == ".reqntid" || w == ".minnctapersm" || w == ".alias") {
+    // Label-list declarations (`L: .branchtargets A, B;`, `L: .calltargets f, g;`) and the
+    // other statements of a body that store nothing: skipped to their ';' (lists may span
+    // lines).
+    if (w == ".pragma" || w == ".callprototype" || w == ".branchtargets" || w == ".calltargets" ||
+        w == ".maxnreg" || w == ".maxntid" || w == ".reqntid" || w == ".minnctapersm" ||
+        w == ".alias") {
       isa::skip_statement(lx_, false);
       return;
     }
+    // A function prototype, with or without a linkage prefix (an indirect call's target).
+    if (w == ".func") return function(t, /*prototype_only=*/true);
+    if (w == ".extern" || w == ".visible" || w == ".weak") {
+      Token n = lx_.peek();
+      if (n.is_word(".func")) {
+        lx_.next();
+        return function(n, /*prototype_only=*/true);
+      }
+      if (auto sp = space_directive(n.text); sp && n.kind == TokKind::Word) {
+        lx_.next();
+        return declaration(n, *sp, false);
+      }
+    }
     d_.error(t.loc, "unknown directive " + show(t) + " in function body");
-    recover_statement();
+    isa::skip_statement(lx_, false);  // to its ';', so a list over several lines is one error
   }
 
   void instruction(const Token& op, const isa::Guard& g) {

@@ -38,8 +38,8 @@ class SymbolTable final : public isa::SymbolLookup {
     std::vector<Range> prev_ranges;
   };
 
-  std::unordered_map<std::string_view, isa::Symbol> names_;
-  std::unordered_map<std::string_view, std::vector<Range>> ranges_;
+  std::unordered_map<std::string_view, isa::Symbol, isa::NameHash> names_;
+  std::unordered_map<std::string_view, std::vector<Range>, isa::NameHash> ranges_;
   std::vector<Undo> undo_;
   std::vector<size_t> marks_;
 };

@@ -84,6 +84,12 @@ expect_status "SASS listing with an odd pair" 1 "$stu" check "$tmp/x.sass"
 printf 'ST.E.64 [R2+0x10], R4, P1;\n@!P0 ST.U8 [0x40], R1;\n' >"$tmp/ok.sass"
 expect_status "SASS listing" 0 "$stu" check "$tmp/ok.sass"
 
+# Every PTX 9.0 directive in a valid place (modules ptxas 13.0 accepts, tests/data/directives):
+# no false error from the module reader.
+for f in "$root"/tests/data/directives/valid_*.ptx; do
+  expect_status "directives: $(basename "$f")" 0 "$stu" check -q "$f"
+done
+
 # --max-errors cuts the listing and says how many were left out.
 "$stu" check -q --max-errors 2 "$here/bad_stores.ptx" 2>"$tmp/cut" >/dev/null
 if [[ $(grep -c ': error: ' "$tmp/cut") == 2 ]] && grep -q '12 more errors not shown' "$tmp/cut"; then

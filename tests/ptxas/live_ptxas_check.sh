@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cross-checks against the installed ptxas (skipped, exit 77, where there is none):
 #  1. every checked-in nvcc PTX file is still accepted by ptxas and by `stu check`;
-#  2. a sample of recorded conformance verdicts still holds for this ptxas
+#  2. the directive modules of tests/data/directives likewise;
+#  3. a sample of recorded conformance verdicts still holds for this ptxas
 #     (each sampled case is assembled alone: the module's preamble plus that line).
 #   tests/ptxas/live_ptxas_check.sh path/to/stu [samples-per-file]
 set -u
@@ -26,6 +27,20 @@ for f in "$root"/tests/data/nvcc/*.ptx; do
   else
     fail=$((fail + 1))
     echo "FAIL nvcc file: $f"
+  fi
+done
+
+# Modules that use every PTX 9.0 directive in its valid places (tests/data/directives): ptxas
+# still accepts each (with the -arch and -c its first line records) and stu gives no error.
+for f in "$root"/tests/data/directives/valid_*.ptx; do
+  arch=$(sed -n '1s/.*-arch=\([a-z0-9_]*\).*/\1/p' "$f")
+  opt=()
+  head -n 1 "$f" | grep -q -- ' -c)' && opt=(-c)
+  if ptxas "${opt[@]}" -arch="$arch" "$f" -o "$tmp/o.cubin" >/dev/null 2>&1 && "$stu" check -q "$f" 2>/dev/null; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL directive module: $f"
   fi
 done
 

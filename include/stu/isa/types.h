@@ -140,3 +140,17 @@ unsigned regs_per_rep(TmemShape s);  // 32x32b/16x64b/16x32bx2: 1, 16x128b: 2, 1
 unsigned max_num(TmemShape s);       // x128, x64 or x32
 
 }  // namespace stu::isa
+
+namespace stu::isa {
+
+// FNV-1a over the bytes of a short name: the hash of the parser's qualifier table and of the
+// module reader's symbol table (names are a few bytes; std::hash's murmur is slower there).
+struct NameHash {
+  size_t operator()(std::string_view s) const noexcept {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return size_t(h);
+  }
+};
+
+}  // namespace stu::isa
