@@ -38,29 +38,60 @@ std::string to_string(const LineRequest& r) {
          std::to_string(r.bytes.count()) + " lanes " + hex(r.lane_mask);
 }
 
+const std::vector<LineField>& line_fields() {
+  using F = LineField::Format;
+  static const std::vector<LineField> kFields = {
+      {"space", [](const LineRequest& r) { return uint64_t(r.dest.space); }, F::Space, false},
+      {"cta", [](const LineRequest& r) { return uint64_t(r.dest.cta); }, F::Dec, false},
+      {"thread", [](const LineRequest& r) { return uint64_t(r.dest.thread); }, F::Dec, false},
+      {"addr", [](const LineRequest& r) { return r.line; }, F::Hex, false},
+      {"sectors", [](const LineRequest& r) { return uint64_t(r.sector_mask); }, F::Hex, false},
+      {"lanes", [](const LineRequest& r) { return uint64_t(r.lane_mask); }, F::Hex, false},
+      {"first_lane", [](const LineRequest& r) { return uint64_t(r.first_lane); }, F::Dec, false},
+      {"bytemask_lo", [](const LineRequest& r) { return r.bytes.lo; }, F::Hex, false},
+      {"bytemask_hi", [](const LineRequest& r) { return r.bytes.hi; }, F::Hex, false},
+      {"nbytes", [](const LineRequest& r) { return uint64_t(r.bytes.count()); }, F::Dec, true},
+  };
+  return kFields;
+}
+
+const LineField* find_line_field(std::string_view name) {
+  for (const LineField& f : line_fields())
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+std::string format_line_field(const LineField& f, uint64_t value) {
+  switch (f.format) {
+    case LineField::Format::Space:
+      return std::string(golden::to_string(MemSpace(value)));
+    case LineField::Format::Hex:
+      return hex(value);
+    case LineField::Format::Dec:
+      break;
+  }
+  return std::to_string(value);
+}
+
 std::string compare(const LineRequest& want, const LineRequest& got) {
   std::string out;
-  auto field = [&](const char* name, const std::string& w, const std::string& g) {
-    if (w != g)
-      out += (out.empty() ? "" : "; ") + std::string(name) + ": expected " + w + ", actual " + g;
+  auto report = [&](const std::string& name, const std::string& w, const std::string& g) {
+    out += (out.empty() ? "" : "; ") + name + ": expected " + w + ", actual " + g;
   };
-  field("space", std::string(golden::to_string(want.dest.space)),
-        std::string(golden::to_string(got.dest.space)));
-  field("cta", std::to_string(want.dest.cta), std::to_string(got.dest.cta));
-  field("thread", std::to_string(want.dest.thread), std::to_string(got.dest.thread));
-  field("line", hex(want.line), hex(got.line));
-  field("sectors", hex(want.sector_mask), hex(got.sector_mask));
-  field("bytemask", hex(want.bytes.hi) + ":" + hex(want.bytes.lo),
-        hex(got.bytes.hi) + ":" + hex(got.bytes.lo));
-  field("lanes", hex(want.lane_mask), hex(got.lane_mask));
+  for (const LineField& f : line_fields()) {
+    const uint64_t w = f.get(want), g = f.get(got);
+    if (!f.derived && w != g) report(f.name, format_line_field(f, w), format_line_field(f, g));
+  }
   for (unsigned i = 0; i < kLineBytes; ++i) {  // data matters only where both masks write
     if (want.bytes.test(i) && got.bytes.test(i) && want.data[i] != got.data[i]) {
-      field(("data[" + std::to_string(i) + "]").c_str(), hex(want.data[i]), hex(got.data[i]));
+      report("data[" + std::to_string(i) + "]", hex(want.data[i]), hex(got.data[i]));
       break;
     }
   }
   return out;
 }
+
+bool same_line(const LineRequest& a, const LineRequest& b) { return compare(a, b).empty(); }
 
 void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& out) {
   const size_t first = out.size();

@@ -91,15 +91,20 @@ void Runner::expect_line(const Stmt& s) {
   const golden::LineRequest& r = last_.lines[idx];
   using As = FieldDiffs::As;
   FieldDiffs f(*this, s);
-  f.word("space", std::string(golden::to_string(r.dest.space)));
-  f.number("cta", r.dest.cta);
-  f.number("thread", r.dest.thread);
-  f.number("addr", r.line, As::Hex);
-  f.number("sectors", r.sector_mask, As::Hex);
-  f.number("lanes", r.lane_mask, As::Hex);
-  f.number("nbytes", r.bytes.count());
-  f.number("bytemask_lo", r.bytes.lo, As::Hex);
-  f.number("bytemask_hi", r.bytes.hi, As::Hex);
+  for (const golden::LineField& field : golden::line_fields()) {  // the one field list
+    const uint64_t got = field.get(r);
+    switch (field.format) {
+      case golden::LineField::Format::Space:
+        f.word(field.name, golden::format_line_field(field, got));
+        break;
+      case golden::LineField::Format::Hex:
+        f.number(field.name, got, As::Hex);
+        break;
+      case golden::LineField::Format::Dec:
+        f.number(field.name, got);
+        break;
+    }
+  }
   f.report("line " + std::to_string(idx));
 }
 void Runner::expect_order(const Stmt& s) {

@@ -1,6 +1,7 @@
 // The `.sts` parser: one line at a time into a Program (statements, expressions, config).
 #include <algorithm>
 
+#include "stu/golden/access.h"
 #include "stu/golden/policy.h"
 #include "stu/isa/parser.h"
 #include "stu/isa/validator.h"
@@ -130,6 +131,9 @@ class Parser {
     return true;
   }
   bool allowed_keys(const Stmt& s, std::initializer_list<std::string_view> keys) {
+    return allowed_keys(s, std::vector<std::string_view>(keys));
+  }
+  bool allowed_keys(const Stmt& s, const std::vector<std::string_view>& keys) {
     for (const KV& kv : s.kvs) {
       bool ok = false;
       for (std::string_view k : keys) ok |= kv.key == k;
@@ -496,9 +500,9 @@ class Parser {
       const int e = expr();
       if (e < 0) return false;
       s.exprs.push_back(e);
-      return kvs(s.kvs) && expect_end() &&
-             allowed_keys(s, {"space", "cta", "thread", "addr", "sectors", "lanes", "nbytes",
-                              "bytemask_lo", "bytemask_hi"});
+      std::vector<std::string_view> keys;  // the one field list of a line request
+      for (const golden::LineField& f : golden::line_fields()) keys.push_back(f.name);
+      return kvs(s.kvs) && expect_end() && allowed_keys(s, keys);
     }
     if (what == "mbarrier") {
       return kvs(s.kvs) && expect_end() &&

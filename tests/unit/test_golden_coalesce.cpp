@@ -237,12 +237,6 @@ TEST(GoldenCoalesce, SameOffsetInDifferentDestinationsAreDifferentLines) {
   EXPECT_EQ(out[1].dest.thread, 1u);
 }
 
-bool same_line(const LineRequest& a, const LineRequest& b) {
-  return a.dest == b.dest && a.line == b.line && a.sector_mask == b.sector_mask &&
-         a.bytes == b.bytes && a.lane_mask == b.lane_mask && a.first_lane == b.first_lane &&
-         a.data == b.data;
-}
-
 TEST(GoldenCoalesce, ResultIsIndependentOfAccessOrder) {
   const unsigned seed = 20260401u;
   std::cout << "GoldenCoalesce.ResultIsIndependentOfAccessOrder seed " << seed << "\n";
@@ -372,7 +366,7 @@ TEST(GoldenLineRequest, CompareNamesEveryDifferingField) {
   auto got = line_at(0x180, 0, 4, 7);
   got.lane_mask = 3;
   EXPECT_EQ(stu::golden::compare(want, got),
-            "line: expected 0x100, actual 0x180; lanes: expected 0x1, actual 0x3");
+            "addr: expected 0x100, actual 0x180; lanes: expected 0x1, actual 0x3");
 }
 
 TEST(GoldenLineRequest, CompareReportsFirstDifferingDataByteAndMask) {
@@ -381,7 +375,24 @@ TEST(GoldenLineRequest, CompareReportsFirstDifferingDataByteAndMask) {
   got.data[2] = 9;
   EXPECT_EQ(stu::golden::compare(want, got), "data[2]: expected 0x7, actual 0x9");
   const auto wider = line_at(0x100, 0, 5, 7);  // one more byte (bit 4) in the mask
-  EXPECT_EQ(stu::golden::compare(want, wider), "bytemask: expected 0x0:0xf, actual 0x0:0x1f");
+  EXPECT_EQ(stu::golden::compare(want, wider), "bytemask_lo: expected 0xf, actual 0x1f");
+}
+
+TEST(GoldenLineRequest, FirstLaneIsAFieldLikeTheOthers) {
+  const auto want = line_at(0x100, 0, 4, 7);
+  auto got = want;
+  got.first_lane = 5;
+  EXPECT_FALSE(stu::golden::same_line(want, got));
+  EXPECT_EQ(stu::golden::compare(want, got), "first_lane: expected 0, actual 5");
+}
+
+TEST(GoldenLineRequest, OneFieldListNamesTheSameKeysAsStsExpectations) {
+  std::string names;
+  for (const auto& f : stu::golden::line_fields()) names += std::string(f.name) + " ";
+  EXPECT_EQ(names,
+            "space cta thread addr sectors lanes first_lane bytemask_lo bytemask_hi nbytes ");
+  EXPECT_EQ(stu::golden::find_line_field("nbytes")->get(line_at(0x100, 3, 9, 1)), 9u);
+  EXPECT_EQ(stu::golden::find_line_field("colour"), nullptr);
 }
 
 }  // namespace

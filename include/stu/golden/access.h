@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stu/golden/address.h"
@@ -51,6 +52,26 @@ struct LineRequest {
   uint8_t first_lane = 0;  // lowest contributing lane (whose cache policy the line carries)
   std::array<uint8_t, kLineBytes> data{};  // bytes not in the mask are 0
 };
+
+// The fields of a line request, listed once. compare() and same_line() walk them, and the
+// `.sts` expectation `expect line N key=value ...` takes their names as keys, so a field has
+// one name and one notion of equality everywhere. The data bytes are compared after them,
+// under the byte mask.
+struct LineField {
+  enum class Format : uint8_t { Dec, Hex, Space };
+  const char* name;
+  uint64_t (*get)(const LineRequest&);
+  Format format;
+  bool derived;  // follows from other fields (nbytes): a key for tests, not compared again
+};
+// space, cta, thread, addr, sectors, lanes, first_lane, bytemask_lo, bytemask_hi, nbytes.
+const std::vector<LineField>& line_fields();
+const LineField* find_line_field(std::string_view name);
+// A field's value as text: "global", "0x10080", "3".
+std::string format_line_field(const LineField& f, uint64_t value);
+
+// Equal in every field and in every data byte under the byte mask (compare() is empty).
+bool same_line(const LineRequest& a, const LineRequest& b);
 
 // One line, for traces and mismatch reports:
 // "global 0x10000 sectors 0xf bytes 128 lanes 0xffffffff" (shared and local add "cta N",
