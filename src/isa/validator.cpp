@@ -167,6 +167,8 @@ class Validator {
       for (size_t j = 0; j < i; ++j) {
         if (qs[j].family != qs[i].family) continue;
         if (qs[j].value == qs[i].value) {
+          // ptxas 13.0 accepts tcgen05.st's '.sync' written more than once (no other).
+          if (qs[i].family == QualFamily::Sync) break;
           error(qs[i].loc, "duplicate qualifier " + qual_name(qs[i]));
         } else {
           error(qs[i].loc, std::string("conflicting ") + family_name(qs[i].family) +
@@ -492,10 +494,15 @@ class Validator {
   }
 
   // Relaxed type checking for a source register of instruction type `t`.
-  bool source_type_ok(DataType t, DataType r) const {
+  bool source_type_ok(DataType t, DataType r, bool any_size = false) const {
     unsigned tb = bits_of(t), rb = bits_of(r);
     TypeKind tk = kind_of(t), rk = kind_of(r);
     if (rk == TypeKind::Pred) return false;
+    if (any_size) {  // kind only: any register for .bN, no float for .uN/.sN, bits/float for .fN
+      if (tk == TypeKind::Bits) return true;
+      if (tk == TypeKind::Float) return rk == TypeKind::Bits || rk == TypeKind::Float;
+      return rk != TypeKind::Float;
+    }
     if (rb < tb) return false;
     switch (tk) {
       case TypeKind::Bits:
@@ -621,7 +628,11 @@ class Validator {
       return;
     }
     if (first_reg) {
-      check_source_type(first_reg, combined, n > 1 ? "the vector" : first_name, combined_loc);
+      // `%r3+1`: ptxas computes the sum in the register's width and extends it, so only the
+      // kind of the register is checked, not its size (ptxas 13.0).
+      const bool addend = n == 1 && !ins_.src_braced && ins_.src[0].has_addend;
+      check_source_type(first_reg, combined, n > 1 ? "the vector" : first_name, combined_loc,
+                        addend);
     } else if (first_imm) {
       check_immediate_type(*first_imm);
     }
@@ -658,11 +669,11 @@ class Validator {
       case Literal::Decimal:
         ok = k == TypeKind::Float || (k == TypeKind::Bits && b == 64);
         break;
-      case Literal::F32:
-        ok = (k == TypeKind::Float || k == TypeKind::Bits) && b == 32;
+      case Literal::F32:  // a float type takes either width (ptxas converts); bits only 32
+        ok = k == TypeKind::Float || (k == TypeKind::Bits && b == 32);
         break;
       case Literal::F64:
-        ok = (k == TypeKind::Float || k == TypeKind::Bits) && b == 64;
+        ok = k == TypeKind::Float || (k == TypeKind::Bits && b == 64);
         break;
     }
     if (!ok) {
@@ -706,9 +717,10 @@ class Validator {
   }
 
   // Relaxed type check of a source of type `type` (a register, or a whole brace list).
-  void check_source_type(const Symbol* s, DataType type, const std::string& what, Loc loc) {
+  void check_source_type(const Symbol* s, DataType type, const std::string& what, Loc loc,
+                         bool any_size = false) {
     DataType t = *ins_.type;
-    bool ok = s->vec_lanes == 1 && source_type_ok(t, type);
+    bool ok = s->vec_lanes == 1 && source_type_ok(t, type, any_size);
     if (ins_.op == Opcode::StAsync) ok = ok && bits_of(type) == bits_of(t);  // no wider sources
     if (ins_.op == Opcode::Tcgen05St) {
       t = DataType::B32;
@@ -737,10 +749,19 @@ class Validator {
   void check_st_async() {
     Loc loc = ins_.loc;
     const bool release = ins_.is_async_release();
-    // The release form's gates (PTX 8.7, sm_100) imply the base ones: report only those.
-    if (!release) {
+    // ptxas attaches the release form's gates (PTX 8.7, sm_100) to the keywords '.release',
+    // '.global' and '.mmio', not to the form: `st.async.u32 [a], b;` (no [mbar], no scope)
+    // needs only the base gates. The release gates imply the base ones: report only those.
+    if (!release_keyword()) {
       need_version(ptx(8, 1), loc, "'st.async'");
       need_sm(90, loc, "'st.async'");
+    }
+    // '.cluster' scope names the shared::cluster window (ptxas: an error, on either form).
+    if (ins_.scope == Scope::Cluster && ins_.space && *ins_.space != Space::SharedCluster) {
+      error(at(QualFamily::Scope),
+            "scope '.cluster' requires state space '.shared::cluster' (found " +
+                q(to_string(*ins_.space)) + ")");
+      return;
     }
     if (ins_.sem && *ins_.sem != Sem::Weak && *ins_.sem != Sem::Release) {
       error(at(QualFamily::Sem), q(to_string(*ins_.sem)) + " is not valid for 'st.async'");
@@ -787,7 +808,7 @@ class Validator {
               "must be '.shared::cluster' (ptxas accepts " +
                   q(to_string(*ins_.space)) + ")");
     }
-    if (ins_.type && bits_of(*ins_.type) < 32) {
+    if (ins_.type && bits_of(*ins_.type) < 32 && ins_.mbar) {
       error(at(QualFamily::Type), "'st.async' with an mbarrier requires a 32- or 64-bit type");
     }
     if (ins_.vec && !ins_.mbar) {
@@ -811,9 +832,33 @@ class Validator {
     check_address(ins_.addr, ins_.space, "address");
   }
 
+  bool release_keyword() const {
+    return ins_.sem == Sem::Release || ins_.space == Space::Global || ins_.mmio;
+  }
+  // `st.async{.weak}{.shared{::cta}}{.completion}.type [a], b;`: no [mbar], no scope and no
+  // release keyword. ptxas accepts it with the base gates and emits no store for it.
+  bool async_without_target() const {
+    return !ins_.mbar && !ins_.scope && !release_keyword() &&
+           (!ins_.space || *ins_.space == Space::Shared || *ins_.space == Space::SharedCta);
+  }
+
   void check_st_async_release() {
-    need_version(ptx(8, 7), ins_.loc, "'st.async' release form");
-    need_sm(100, ins_.loc, "'st.async' release form");
+    if (async_without_target()) {
+      warning(ins_.loc,
+              "PTX ISA: 'st.async' without an [mbar] operand, a scope or '.release' is not a "
+              "defined form (ptxas accepts it and emits no store)");
+      if (ins_.vec) {
+        error(at(QualFamily::Vec),
+              "a vector qualifier is not allowed in 'st.async' without an "
+              "[mbar] operand (ptxas)");
+      }
+      check_address(ins_.addr, ins_.space, "address");
+      return;
+    }
+    if (release_keyword()) {
+      need_version(ptx(8, 7), ins_.loc, "'st.async' release form");
+      need_sm(100, ins_.loc, "'st.async' release form");
+    }
     if (ins_.complete_tx) {
       error(at(QualFamily::Completion),
             "'.mbarrier::complete_tx::bytes' cannot be used with the release form of 'st.async'");

@@ -59,5 +59,18 @@ TEST(Conformance, HeldOutCorpusAgreesWithPtxas) {
   EXPECT_GE(r.agreement(), 0.995);
 }
 
+// The families of issue 8 (st.async without [mbar], '.cluster' with another space, repeated
+// qualifiers, float immediates of the other width, addend sources, st.bulk, constant address
+// expressions), probed by hand with ptxas. Not yet all modelled: constant expressions in address
+// offsets and st.bulk are open (docs/check.md); the count may only go down.
+TEST(Conformance, IssueFamiliesCorpusDoesNotRegress) {
+  ConformanceReport r;
+  size_t files = 0;
+  if (!run_corpus("families", r, files)) GTEST_SKIP() << "no families corpus";
+  report("families", r, files, 0);
+  ASSERT_GT(r.cases, 500u);
+  EXPECT_LE(r.false_errors + r.missed_errors, 26u);
+}
+
 }  // namespace
 }  // namespace stu::ptx
