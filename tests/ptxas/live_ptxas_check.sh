@@ -18,30 +18,31 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 
-for f in "$root"/tests/data/nvcc/*.ptx; do
-  arch=$(sed -n 's/^\.target[[:space:]]*\([a-z0-9_]*\).*/\1/p' "$f" | head -n 1)
-  opt=()
-  [[ $f == *_rdc.* ]] && opt=(-c)
-  if ptxas "${opt[@]}" -arch="$arch" "$f" -o "$tmp/o.cubin" >/dev/null 2>&1 && "$stu" check -q "$f" 2>/dev/null; then
+# Both ptxas (-arch=$2, more options after it) and `stu check` accept module $1; $3 names it.
+accepted_by_both() {  # file, arch, what, ptxas options...
+  local f=$1 arch=$2 what=$3
+  shift 3
+  if ptxas "$@" -arch="$arch" "$f" -o "$tmp/o.cubin" >/dev/null 2>&1 && "$stu" check -q "$f" 2>/dev/null; then
     pass=$((pass + 1))
   else
     fail=$((fail + 1))
-    echo "FAIL nvcc file: $f"
+    echo "FAIL $what: $f"
   fi
+}
+
+for f in "$root"/tests/data/nvcc/*.ptx; do
+  opt=()
+  [[ $f == *_rdc.* ]] && opt=(-c)
+  accepted_by_both "$f" "$(sed -n 's/^\.target[[:space:]]*\([a-z0-9_]*\).*/\1/p' "$f" | head -n 1)" \
+    "nvcc file" "${opt[@]}"
 done
 
 # Modules that use every PTX 9.0 directive in its valid places (tests/data/directives): ptxas
 # still accepts each (with the -arch and -c its first line records) and stu gives no error.
 for f in "$root"/tests/data/directives/valid_*.ptx; do
-  arch=$(sed -n '1s/.*-arch=\([a-z0-9_]*\).*/\1/p' "$f")
   opt=()
   head -n 1 "$f" | grep -q -- ' -c)' && opt=(-c)
-  if ptxas "${opt[@]}" -arch="$arch" "$f" -o "$tmp/o.cubin" >/dev/null 2>&1 && "$stu" check -q "$f" 2>/dev/null; then
-    pass=$((pass + 1))
-  else
-    fail=$((fail + 1))
-    echo "FAIL directive module: $f"
-  fi
+  accepted_by_both "$f" "$(sed -n '1s/.*-arch=\([a-z0-9_]*\).*/\1/p' "$f")" "directive module" "${opt[@]}"
 done
 
 # Sampled conformance cases: deterministic (every k-th case line of each train file).
