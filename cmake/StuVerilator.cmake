@@ -1,7 +1,8 @@
 # Helpers around Verilator's verilate() (find_package(verilator) must have run).
 #
-#   stu_verilate(<lib> TOP <module> [VERILATOR_ARGS ...])
-#     Verilates rtl/<module>.sv (other modules are found with -y rtl) as class V<module> into
+#   stu_verilate(<lib> TOP <module> [PREFIX <class>] [VERILATOR_ARGS ...])
+#     Verilates rtl/<module>.sv (other modules are found with -y rtl) as class V<module> (or
+#     <class>: a variant of the same module, e.g. with a -D define) into
 #     the static library <lib>, creating <lib> on first use. All --cc models share one library
 #     (and one copy of the Verilator runtime); never link a --cc and a --sc model library into
 #     one executable.
@@ -63,12 +64,15 @@ function(_stu_verilator_refresh vdir prefix)
 endfunction()
 
 function(stu_verilate lib)
-  cmake_parse_arguments(ARG "" "TOP" "VERILATOR_ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TOP;PREFIX" "VERILATOR_ARGS" ${ARGN})
   if(NOT ARG_TOP)
     message(FATAL_ERROR "stu_verilate(${lib}): TOP <module> is required")
   endif()
   _stu_verilated_library(${lib})
   set(prefix V${ARG_TOP})
+  if(ARG_PREFIX)
+    set(prefix ${ARG_PREFIX})
+  endif()
   set(vdir ${CMAKE_CURRENT_BINARY_DIR}/${prefix})
   _stu_verilator_refresh(${vdir} ${prefix})
   verilate(${lib}
@@ -77,6 +81,7 @@ function(stu_verilate lib)
     DIRECTORY ${vdir}
     SOURCES ${STU_RTL_DIR}/${ARG_TOP}.sv
     INCLUDE_DIRS ${STU_RTL_DIR}
+    TRACE_FST
     VERILATOR_ARGS ${STU_VERILATOR_ARGS} ${ARG_VERILATOR_ARGS})
   # The generated folder holds the model's headers: SYSTEM for consumers, too.
   target_include_directories(${lib} SYSTEM PUBLIC ${vdir})

@@ -65,5 +65,6 @@ Command add_lower(CLI::App& app);
 Command add_conformance(CLI::App& app);
 Command add_run(CLI::App& app);
 Command add_tmem_map(CLI::App& app);
+Command add_cosim(CLI::App& app);  // only where the RTL is built (STU_HAVE_COSIM)
 
 }  // namespace stu::cli

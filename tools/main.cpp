@@ -5,6 +5,7 @@
 //   stu conformance [--show N] DIR|FILE...
 //   stu run [--trace] [--dump FILE|-] [--junit FILE] [-q] TEST.sts...
 //   stu tmem-map
+//   stu cosim [--block NAME|all] [--seed S] [--seeds N] [--txns N] [--wave FILE] [--junit FILE]
 //   stu help [COMMAND]            (or stu COMMAND --help)
 //
 // One file per subcommand (tools/cmd_*.cpp, see cli.h). Exit status: 0 success, 1 a finding
@@ -25,6 +26,9 @@ using stu::cli::kUsage;
 constexpr Command (*kCommands[])(CLI::App&) = {
     stu::cli::add_check, stu::cli::add_lower,    stu::cli::add_conformance,
     stu::cli::add_run,   stu::cli::add_tmem_map,
+#if STU_HAVE_COSIM
+    stu::cli::add_cosim,
+#endif
 };
 
 int usage_error(const std::string& msg, const std::string& help_of = "") {

@@ -3,6 +3,7 @@
 // `execute_sass`) place every lane with these functions, so the rule lives here only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "stu/golden/config.h"
@@ -34,6 +35,46 @@ constexpr AlignedAddress align_access(uint64_t addr, unsigned size, MisalignMode
   if ((addr & (uint64_t(size) - 1)) == 0) return AlignedAddress{addr, false, false};
   if (mode == MisalignMode::Fault) return AlignedAddress{addr, false, true};
   return AlignedAddress{addr & ~(uint64_t(size) - 1), true, false};
+}
+
+// One lane of a store, as stu_store_align takes it: the address, the element size (1, 2, 4, 8
+// or 16 bytes), the element count (1, 2, 4 or 8; size = elem_bytes * elems <= 32), the sink
+// elements, and the data (element e at bytes [e * elem_bytes, ...), little-endian).
+struct LaneStore {
+  uint64_t addr = 0;
+  uint8_t elem_bytes = 4;
+  uint8_t elems = 1;
+  uint8_t sinks = 0;  // bit e: element e is a `_` (not written)
+  std::array<uint8_t, 32> data{};
+};
+
+// The lane placed in its line. An aligned (or forced-down) access of at most 32 bytes lies in
+// one 32-byte sector, so the placement is the line, the sector, the bytes of the sector written
+// and the data at their places in the sector (bytes not written are 0). On a fault (misaligned,
+// Fault mode) nothing is written: masks and data are 0, `addr` is the address as given.
+struct LanePlacement {
+  AlignedAddress at;
+  uint64_t line = 0;         // at.addr rounded down to 128 bytes
+  uint8_t sector = 0;        // sector of the line (0..3)
+  uint32_t sector_mask = 0;  // bit b: byte b of the sector is written
+  std::array<uint8_t, 32> sector_data{};
+};
+
+// The golden function of stu_store_align, composed of the rules above (align_access,
+// vector_byte_mask), which the executors call lane by lane themselves.
+inline LanePlacement store_align(const LaneStore& s, MisalignMode mode) {
+  LanePlacement p;
+  const unsigned size = unsigned(s.elem_bytes) * s.elems;
+  p.at = align_access(s.addr, size, mode);
+  if (p.at.fault) return p;
+  p.line = p.at.addr & ~uint64_t(127);
+  p.sector = uint8_t((p.at.addr >> 5) & 3);
+  const unsigned in_sector = unsigned(p.at.addr & 31);
+  const uint32_t mask = vector_byte_mask(s.elem_bytes, s.elems, s.sinks);
+  p.sector_mask = mask << in_sector;  // size is a power of two <= 32, aligned: no overflow
+  for (unsigned b = 0; b < size; ++b)
+    if (mask >> b & 1u) p.sector_data[in_sector + b] = s.data[b];
+  return p;
 }
 
 }  // namespace stu::golden

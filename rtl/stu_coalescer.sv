@@ -1,0 +1,209 @@
+// Coalescer: the lane accesses of one warp store into 128-byte line requests.
+//
+// A warp comes in as one transaction: up to 32 lane accesses (stu_pkg::lane_access_t, one per
+// lane, each aligned to its size and so within one 32-byte sector). Line requests go out one
+// per cycle, in ascending (destination, line) order: destination by space, CTA, thread, then the
+// line address. Each request carries the sector mask, the byte mask, the data, the lanes that
+// contributed and the lowest of them. When lanes write the same byte the highest lane wins. A
+// lane whose byte mask is empty (all of its elements are sinks) contributes nothing.
+// Reference: golden::coalesce (include/stu/golden/access.h).
+//
+// Each cycle the smallest (destination, line) key among the lanes still pending is found, the
+// lanes with that key are merged into the output register and retired. A warp of N lines takes
+// N cycles; the next warp is taken in the cycle its predecessor's last line leaves the pending
+// set, so back-to-back warps flow at one line per cycle. valid/ready on both sides; last_o marks
+// the final line of a warp.
+`include "stu_pkg.svh"
+
+module stu_coalescer
+  import stu_pkg::*;
+(
+  input  logic                        clk_i,
+  /* verilator lint_off SYNCASYNCNET */  // asynchronous reset; the assertions' disable iff
+  input  logic                        rst_ni,
+  /* verilator lint_on SYNCASYNCNET */
+  // Warp in.
+  input  logic                        in_valid_i,
+  output logic                        in_ready_o,
+  input  logic         [NumLanes-1:0] lane_valid_i,  // lanes that store (active, no fault)
+  input  lane_access_t [NumLanes-1:0] acc_i,
+  // Line requests out.
+  output logic                        out_valid_o,
+  input  logic                        out_ready_i,
+  output line_req_t                   req_o,
+  output logic                        last_o         // the last line of its warp
+);
+
+  localparam int unsigned KeyBits = $bits(dest_t) + 64 - $clog2(LineBytes);
+
+  // Lanes of the warp being coalesced.
+  lane_access_t [NumLanes-1:0] acc_q;
+  logic         [NumLanes-1:0] pending_q, pending_d;
+
+  // Output register.
+  logic      out_valid_q, out_valid_d;
+  line_req_t req_q, req_d;
+  logic      last_q, last_d;
+
+  // Key of each lane: destination then line number.
+  logic [KeyBits-1:0] key [NumLanes];
+  always_comb begin
+    for (int unsigned l = 0; l < NumLanes; l++) begin
+      key[l] = {acc_q[l].dest, acc_q[l].offset[63:$clog2(LineBytes)]};
+    end
+  end
+
+  // The smallest key among the pending lanes.
+  logic [KeyBits-1:0] min_key;
+  logic               any_pending;
+  always_comb begin
+    min_key     = '1;
+    any_pending = |pending_q;
+    for (int unsigned l = 0; l < NumLanes; l++) begin
+      if (pending_q[l] && key[l] < min_key) min_key = key[l];
+    end
+  end
+
+  // The lanes of the next line, and the line merged from them (ascending lane: highest wins).
+  logic [NumLanes-1:0]         match;
+  logic [4:0]                  first;
+  line_req_t                   line;
+  logic [1:0]                  sec;
+  logic [4:0]                  in_sec;
+  logic [SectorBytes-1:0]      lane_mask;
+  logic [SectorBytes*8-1:0]    lane_data;
+  always_comb begin
+    match = '0;
+    first = '0;
+    line  = '0;
+    sec   = '0;
+    in_sec = '0;
+    lane_mask = '0;
+    lane_data = '0;
+    for (int l = NumLanes - 1; l >= 0; l--) begin
+      if (pending_q[l] && key[l] == min_key) begin
+        match[l] = 1'b1;
+        first    = 5'(l);
+      end
+    end
+    line.dest       = acc_q[first].dest;
+    line.line       = {acc_q[first].offset[63:$clog2(LineBytes)], 7'd0};
+    line.lane_mask  = match;
+    line.first_lane = first;
+`ifdef STU_BROKEN_LOWEST_LANE_WINS
+    // Deliberately broken variant (docs/cosim.md): merges in descending lane order, so the
+    // lowest lane wins a byte two lanes write.
+    for (int l = NumLanes - 1; l >= 0; l--) begin
+`else
+    for (int l = 0; l < NumLanes; l++) begin
+`endif
+      if (match[l]) begin
+        sec       = acc_q[l].offset[6:5];
+        in_sec    = acc_q[l].offset[4:0];
+        lane_mask = acc_q[l].byte_mask << in_sec;
+        lane_data = acc_q[l].data << {in_sec, 3'b000};
+        for (int unsigned b = 0; b < SectorBytes; b++) begin
+          if (lane_mask[b]) begin
+            line.byte_mask[{sec, 5'(b)}]       = 1'b1;
+            line.data[{sec, 5'(b), 3'b000} +: 8] = lane_data[b*8 +: 8];
+          end
+        end
+      end
+    end
+    for (int unsigned s = 0; s < NumSectors; s++) begin
+      line.sector_mask[s] = |line.byte_mask[s*SectorBytes +: SectorBytes];
+    end
+  end
+
+  // Control: the output register loads the next line when it is empty or being taken; a warp
+  // is taken when no lane of the previous one is pending after this cycle.
+  logic advance, take;
+  assign advance    = !out_valid_q || out_ready_i;
+  assign in_ready_o = !any_pending || (advance && (pending_q & ~match) == '0);
+  assign take       = in_valid_i && in_ready_o;
+
+  logic [NumLanes-1:0] in_pending;
+  always_comb begin
+    for (int unsigned l = 0; l < NumLanes; l++) begin
+      in_pending[l] = lane_valid_i[l] && |acc_i[l].byte_mask;
+    end
+  end
+
+  always_comb begin
+    pending_d   = pending_q;
+    out_valid_d = out_valid_q && !out_ready_i;
+    req_d       = req_q;
+    last_d      = last_q;
+    if (advance && any_pending) begin
+      pending_d   = pending_q & ~match;
+      out_valid_d = 1'b1;
+      req_d       = line;
+      last_d      = (pending_q & ~match) == '0;
+    end
+    if (take) pending_d = in_pending;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pending_q   <= '0;
+      out_valid_q <= 1'b0;
+    end else begin
+      pending_q   <= pending_d;
+      out_valid_q <= out_valid_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (take) acc_q <= acc_i;
+    req_q  <= req_d;
+    last_q <= last_d;
+  end
+
+  assign out_valid_o = out_valid_q;
+  assign req_o       = req_q;
+  assign last_o      = last_q;
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+`ifndef SYNTHESIS
+  // Every lane access is aligned to its size (a power of two up to 32): within one sector.
+  always_comb begin
+    if (in_valid_i && rst_ni) begin
+      for (int unsigned l = 0; l < NumLanes; l++) begin
+        if (lane_valid_i[l]) begin
+          LaneAligned_A: assert ($onehot(acc_i[l].size) && acc_i[l].size <= 6'(MaxAccessBytes) &&
+                                 (acc_i[l].offset[5:0] & (acc_i[l].size - 6'd1)) == '0)
+            else $error("stu_coalescer: lane %0d access of %0d bytes at %0h is not aligned", l,
+                        acc_i[l].size, acc_i[l].offset);
+        end
+      end
+    end
+  end
+  // Immediate assertions at the clock edge: Verilator 5.006 cannot $sample a signal wider than
+  // 64 bits in a concurrent assertion (its generated code does not compile).
+  logic      stalled_q;
+  line_req_t req_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) stalled_q <= 1'b0;
+    else stalled_q <= out_valid_o && !out_ready_i;
+  end
+  always_ff @(posedge clk_i) begin
+    req_prev_q <= req_o;
+    if (rst_ni && out_valid_o) begin
+      // A line request always writes a byte, and its first lane is one of its lanes.
+      ReqNotEmpty_A: assert (|req_o.byte_mask && req_o.lane_mask[req_o.first_lane])
+        else $error("stu_coalescer: empty line request");
+    end
+  end
+  // The output holds while it waits.
+  always_comb begin
+    if (rst_ni && stalled_q) begin
+      OutStable_A: assert (out_valid_o && req_o == req_prev_q)
+        else $error("stu_coalescer: request changed while stalled");
+    end
+  end
+`endif
+
+endmodule

@@ -1,0 +1,185 @@
+// Cosimulation of rtl/stu_coalescer.sv against golden::coalesce. The same bench also drives the
+// deliberately broken variant (Vstu_coalescer_broken, docs/cosim.md).
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "Vstu_coalescer.h"
+#include "Vstu_coalescer_broken.h"
+#include "bits.h"
+#include "blocks.h"
+#include "harness.h"
+#include "stu/golden/access.h"
+#include "stu/golden/store_align.h"
+
+namespace stu::tb {
+namespace {
+
+using golden::LaneAccess;
+using golden::LineRequest;
+namespace LA = rtl::layout::lane_access;
+namespace LR = rtl::layout::line_req;
+
+static_assert(port_words<decltype(Vstu_coalescer::acc_i)> == words_for_bits(32 * LA::kWidth),
+              "stu_coalescer input is 32 lane_access_t");
+static_assert(port_words<decltype(Vstu_coalescer::req_o)> == words_for_bits(LR::kWidth),
+              "stu_coalescer output is one line_req_t");
+static_assert(LR::data.width == golden::kLineBytes * 8, "line data != golden::kLineBytes");
+static_assert(LA::data.width == golden::kMaxAccessBytes * 8, "lane data != kMaxAccessBytes");
+
+template <typename DutT>
+struct CoalescerBench {
+  using Dut = DutT;
+  struct In {
+    uint64_t id = 0;
+    uint32_t lanes = 0;  // lanes with an access
+    std::array<LaneAccess, 32> acc{};
+  };
+  struct Out {
+    LineRequest line;
+    bool last = false;
+  };
+  uint64_t next_id = 1, driven_id = 0;
+
+  void setup(Clocked<Dut>&, Rng&) {}
+
+  // A destination for a lane: global, or shared/local (per CTA / per thread) to mix keys.
+  golden::Dest dest(Rng& r, unsigned lane, unsigned pattern) {
+    golden::Dest d;
+    if (pattern == 0) return d;
+    switch (r.below(4)) {
+      case 0:
+        d.space = golden::MemSpace::Shared;
+        d.cta = uint16_t(r.below(3));
+        break;
+      case 1:
+        d.space = golden::MemSpace::Local;
+        d.cta = uint16_t(r.below(2));
+        d.thread = lane % 3;
+        break;
+      default:
+        break;
+    }
+    return d;
+  }
+  In gen(Rng& r) {
+    In in;
+    in.id = next_id++;
+    in.lanes = r.chance(0.5) ? ~0u : uint32_t(r.next());
+    const unsigned size_log2 = unsigned(r.below(6));
+    const unsigned size = 1u << size_log2;
+    const unsigned pattern = unsigned(r.below(5));
+    const uint64_t base = (r.next() & ~uint64_t(4095)) >> (r.chance(0.1) ? 0 : 16);
+    const uint64_t stride = size << r.below(4);
+    for (unsigned l = 0; l < 32; ++l) {
+      LaneAccess& a = in.acc[l];
+      a.lane = uint8_t(l);
+      a.size = uint8_t(r.chance(0.8) ? size : 1u << r.below(6));
+      a.dest = dest(r, l, pattern);
+      switch (pattern) {
+        case 0:
+        case 1:  // coalesced: consecutive
+          a.offset = base + uint64_t(l) * a.size;
+          break;
+        case 2:  // strided
+          a.offset = base + uint64_t(l) * stride;
+          break;
+        case 3:  // a few lines, colliding bytes
+          a.offset = base + r.below(256);
+          break;
+        default:  // scattered
+          a.offset = r.chance(0.5) ? r.next() : base + r.below(1 << 16);
+          break;
+      }
+      a.offset &= ~uint64_t(a.size - 1);  // aligned to its size: within one sector
+      a.byte_mask = golden::access_byte_mask(a.size);
+      if (r.chance(0.15)) a.byte_mask &= uint32_t(r.next());  // sinks
+      for (unsigned b = 0; b < golden::kMaxAccessBytes; ++b) a.data[b] = uint8_t(r.next());
+    }
+    return in;
+  }
+  void ref(const In& in, std::vector<Out>& out) {
+    LaneAccess list[32];
+    size_t n = 0;
+    for (unsigned l = 0; l < 32; ++l)
+      if (in.lanes >> l & 1) list[n++] = in.acc[l];
+    std::vector<LineRequest> lines;
+    golden::coalesce(list, n, lines);
+    for (size_t i = 0; i < lines.size(); ++i) out.push_back(Out{lines[i], i + 1 == lines.size()});
+  }
+  size_t beats(const In&) { return 1; }
+  void drive(Dut& d, const In& in, size_t) {
+    d.in_valid_i = 1;
+    if (driven_id == in.id) return;  // the same warp as last cycle: the port already holds it
+    driven_id = in.id;
+    d.lane_valid_i = in.lanes;
+    for (unsigned l = 0; l < 32; ++l) {
+      const LaneAccess& a = in.acc[l];
+      const unsigned base = l * LA::kWidth;
+      put_field(d.acc_i, base, LA::dest_space, uint64_t(a.dest.space));
+      put_field(d.acc_i, base, LA::dest_cta, a.dest.cta);
+      put_field(d.acc_i, base, LA::dest_thread, a.dest.thread);
+      put_field(d.acc_i, base, LA::offset, a.offset);
+      put_field(d.acc_i, base, LA::size, a.size);
+      put_field(d.acc_i, base, LA::byte_mask, a.byte_mask);
+      for (unsigned b = 0; b < golden::kMaxAccessBytes; b += 8) {
+        uint64_t v;
+        std::memcpy(&v, a.data.data() + b, 8);
+        put_bits(d.acc_i, base + LA::data.lsb + 8 * b, 64, v);
+      }
+    }
+  }
+  void idle(Dut& d) { d.in_valid_i = 0; }
+  bool in_ready(Dut& d) { return d.in_ready_o; }
+  bool out_valid(Dut& d) { return d.out_valid_o; }
+  void set_out_ready(Dut& d, bool r) { d.out_ready_i = r; }
+  Out sample(Dut& d) {
+    Out o;
+    LineRequest& l = o.line;
+    l.dest.space = golden::MemSpace(get_field(d.req_o, 0, LR::dest_space));
+    l.dest.cta = uint16_t(get_field(d.req_o, 0, LR::dest_cta));
+    l.dest.thread = uint32_t(get_field(d.req_o, 0, LR::dest_thread));
+    l.line = get_field(d.req_o, 0, LR::line);
+    l.sector_mask = uint8_t(get_field(d.req_o, 0, LR::sector_mask));
+    l.bytes.lo = get_bits(d.req_o, LR::byte_mask.lsb, 64);
+    l.bytes.hi = get_bits(d.req_o, LR::byte_mask.lsb + 64, 64);
+    l.lane_mask = uint32_t(get_field(d.req_o, 0, LR::lane_mask));
+    l.first_lane = uint8_t(get_field(d.req_o, 0, LR::first_lane));
+    get_bytes(d.req_o, LR::data.lsb, l.data.data(), golden::kLineBytes);
+    o.last = d.last_o;
+    return o;
+  }
+
+  static bool equal(const Out& a, const Out& b) {
+    const LineRequest &x = a.line, &y = b.line;
+    return a.last == b.last && x.dest == y.dest && x.line == y.line &&
+           x.sector_mask == y.sector_mask && x.bytes == y.bytes && x.lane_mask == y.lane_mask &&
+           x.first_lane == y.first_lane && x.data == y.data;  // bytes outside the mask are 0
+  }
+  static std::string diff(const Out& w, const Out& g) {
+    std::string s = golden::compare(w.line, g.line);
+    if (s.empty() && w.line.data != g.line.data) s = "data outside the byte mask is not zero";
+    if (w.last != g.last)
+      s += std::string(s.empty() ? "" : "; ") + "last: expected " + std::to_string(w.last) +
+           ", actual " + std::to_string(g.last);
+    return s;
+  }
+  static std::string show(const Out& o) {
+    return golden::to_string(o.line) + " first_lane " + std::to_string(o.line.first_lane) +
+           (o.last ? " last" : "");
+  }
+};
+
+}  // namespace
+
+CosimResult cosim_coalescer(const CosimOptions& o) {
+  CoalescerBench<Vstu_coalescer> b;
+  return run_stream(b, "coalescer", o);
+}
+
+CosimResult cosim_coalescer_broken(const CosimOptions& o) {
+  CoalescerBench<Vstu_coalescer_broken> b;
+  return run_stream(b, "coalescer_broken", o);
+}
+
+}  // namespace stu::tb

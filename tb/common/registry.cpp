@@ -1,0 +1,42 @@
+#include <string>
+#include <vector>
+
+#include "blocks.h"
+#include "cosim.h"
+#include "harness.h"
+
+namespace stu::tb {
+
+const std::vector<BlockEntry>& blocks() {
+  static const std::vector<BlockEntry> kBlocks = {
+      {"store_align", "stu_store_align", "golden::store_align", true,
+       [](const CosimOptions& o) { return run_with_wave("store_align", o, cosim_store_align); }},
+      {"addr_resolve", "stu_addr_resolve", "golden::resolve_generic / resolve_space", true,
+       [](const CosimOptions& o) { return run_with_wave("addr_resolve", o, cosim_addr_resolve); }},
+      {"mbarrier", "stu_mbarrier", "golden::mbar_step", true,
+       [](const CosimOptions& o) { return run_with_wave("mbarrier", o, cosim_mbarrier); }},
+      {"coalescer", "stu_coalescer", "golden::coalesce", true,
+       [](const CosimOptions& o) { return run_with_wave("coalescer", o, cosim_coalescer); }},
+      // A deliberately broken coalescer (STU_BROKEN_LOWEST_LANE_WINS: the lowest lane wins a
+      // byte written by two lanes), to show and test the failure report (docs/cosim.md).
+      {"coalescer_broken", "stu_coalescer (-DSTU_BROKEN_LOWEST_LANE_WINS)", "golden::coalesce",
+       false,
+       [](const CosimOptions& o) {
+         return run_with_wave("coalescer_broken", o, cosim_coalescer_broken);
+       }},
+  };
+  return kBlocks;
+}
+
+const BlockEntry* find_block(const std::string& name) {
+  for (const BlockEntry& b : blocks())
+    if (name == b.name) return &b;
+  return nullptr;
+}
+
+std::string repro_command(const std::string& block, uint64_t seed, uint64_t txns) {
+  return "stu cosim --block " + block + " --seed " + std::to_string(seed) + " --txns " +
+         std::to_string(txns);
+}
+
+}  // namespace stu::tb

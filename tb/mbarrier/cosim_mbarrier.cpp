@@ -1,0 +1,130 @@
+// Cosimulation of rtl/stu_mbarrier.sv against golden::mbar_step (on golden::decode_mbar of the
+// word in, golden::encode of the state out).
+#include <cstdio>
+#include <string>
+
+#include "Vstu_mbarrier.h"
+#include "bits.h"
+#include "blocks.h"
+#include "harness.h"
+#include "stu/golden/mbarrier.h"
+
+namespace stu::tb {
+namespace {
+
+using golden::MbarOp;
+using golden::MbarOpKind;
+
+static_assert(rtl::layout::mbar_word::kWidth == 64, "mbar_word_t is golden's 64-bit layout");
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+struct MbarrierBench {
+  using Dut = Vstu_mbarrier;
+  struct In {
+    uint64_t word = 0;
+    MbarOp op;
+  };
+  struct Out {
+    uint64_t word = 0;
+    bool completed = false;
+    golden::FaultKind fault = golden::FaultKind::None;
+  };
+
+  void setup(Clocked<Dut>&, Rng&) {}
+
+  uint32_t count(Rng& r) {
+    switch (r.below(6)) {
+      case 0:
+        return uint32_t(r.below(4));  // 0..3
+      case 1:
+        return uint32_t(golden::kMbarMaxCount - 2 + r.below(5));  // around the limit
+      case 2:
+        return uint32_t(r.next());  // anything
+      default:
+        return uint32_t(1 + r.below(256));
+    }
+  }
+  In gen(Rng& r) {
+    In in;
+    if (r.chance(0.15)) {
+      in.word = r.next();  // any bits, reserved ones too
+    } else {
+      golden::MbarState s;
+      s.expected =
+          r.chance(0.1) ? 0 : uint32_t(1 + r.below(r.chance(0.5) ? 4 : golden::kMbarMaxCount));
+      s.pending = uint32_t(r.below(uint64_t(s.expected) + 1));
+      s.tx = r.chance(0.3) ? 0 : int32_t(r.below(2 * golden::kMbarMaxTx + 1)) - golden::kMbarMaxTx;
+      if (r.chance(0.3)) s.tx = int32_t(r.below(64)) - 32;
+      s.phase = uint32_t(r.below(2));
+      in.word = golden::encode(s);
+    }
+    in.op.kind = MbarOpKind(r.below(5));
+    in.op.count = count(r);
+    // Often an operation that completes the phase exactly.
+    const golden::MbarState s = golden::decode_mbar(in.word);
+    if (r.chance(0.2)) {
+      if (in.op.kind == MbarOpKind::Arrive && s.tx == 0) in.op.count = s.pending;
+      if (in.op.kind == MbarOpKind::CompleteTx && s.pending == 0) in.op.count = uint32_t(s.tx);
+    }
+    return in;
+  }
+  void ref(const In& in, std::vector<Out>& out) {
+    const golden::MbarStep st = golden::mbar_step(golden::decode_mbar(in.word), in.op);
+    out.push_back(Out{golden::encode(st.next), st.phase_completed, st.fault});
+  }
+  size_t beats(const In&) { return 1; }
+  void drive(Dut& d, const In& in, size_t) {
+    d.in_valid_i = 1;
+    d.word_i = in.word;
+    d.op_i = uint8_t(in.op.kind);
+    d.count_i = in.op.count;
+  }
+  void idle(Dut& d) { d.in_valid_i = 0; }
+  bool in_ready(Dut& d) { return d.in_ready_o; }
+  bool out_valid(Dut& d) { return d.out_valid_o; }
+  void set_out_ready(Dut& d, bool r) { d.out_ready_i = r; }
+  Out sample(Dut& d) { return Out{d.word_o, bool(d.completed_o), golden::FaultKind(d.fault_o)}; }
+
+  static bool equal(const Out& a, const Out& b) {
+    return a.word == b.word && a.completed == b.completed && a.fault == b.fault;
+  }
+  static std::string show(const Out& o) {
+    const golden::MbarState s = golden::decode_mbar(o.word);
+    return "word " + hex(o.word) + " (phase " + std::to_string(s.phase) + " pending " +
+           std::to_string(s.pending) + " expected " + std::to_string(s.expected) + " tx " +
+           std::to_string(s.tx) + ")" + (o.completed ? " completed" : "") +
+           (o.fault != golden::FaultKind::None ? " fault " + std::string(golden::to_string(o.fault))
+                                               : "");
+  }
+  static std::string diff(const Out& w, const Out& g) {
+    std::string s;
+    auto field = [&](const char* name, const std::string& a, const std::string& b) {
+      if (a != b)
+        s += std::string(s.empty() ? "" : "; ") + name + ": expected " + a + ", actual " + b;
+    };
+    const golden::MbarState a = golden::decode_mbar(w.word), b = golden::decode_mbar(g.word);
+    field("phase", std::to_string(a.phase), std::to_string(b.phase));
+    field("pending", std::to_string(a.pending), std::to_string(b.pending));
+    field("expected", std::to_string(a.expected), std::to_string(b.expected));
+    field("tx", std::to_string(a.tx), std::to_string(b.tx));
+    field("reserved", hex(w.word >> 61 & 3), hex(g.word >> 61 & 3));
+    field("completed", std::to_string(w.completed), std::to_string(g.completed));
+    field("fault", std::string(golden::to_string(w.fault)),
+          std::string(golden::to_string(g.fault)));
+    return s;
+  }
+};
+
+}  // namespace
+
+CosimResult cosim_mbarrier(const CosimOptions& o) {
+  MbarrierBench b;
+  return run_stream(b, "mbarrier", o);
+}
+
+}  // namespace stu::tb

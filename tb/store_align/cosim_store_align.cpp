@@ -1,0 +1,140 @@
+// Cosimulation of rtl/stu_store_align.sv against golden::store_align.
+#include <cstdio>
+#include <string>
+
+#include "Vstu_store_align.h"
+#include "bits.h"
+#include "blocks.h"
+#include "harness.h"
+#include "stu/golden/access.h"
+#include "stu/golden/store_align.h"
+
+namespace stu::tb {
+namespace {
+
+using golden::LanePlacement;
+using golden::LaneStore;
+using golden::MisalignMode;
+
+static_assert(port_words<decltype(Vstu_store_align::data_i)> ==
+                  words_for_bits(golden::kMaxAccessBytes * 8),
+              "stu_store_align data width != golden::kMaxAccessBytes");
+static_assert(port_words<decltype(Vstu_store_align::sector_data_o)> ==
+                  words_for_bits(golden::kSectorBytes * 8),
+              "stu_store_align sector width != golden::kSectorBytes");
+
+std::string hex(uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+unsigned log2u(unsigned v) { return unsigned(__builtin_ctz(v)); }
+
+struct StoreAlignBench {
+  using Dut = Vstu_store_align;
+  struct In {
+    LaneStore lane;
+    MisalignMode mode = MisalignMode::Fault;
+  };
+  using Out = LanePlacement;
+
+  void setup(Clocked<Dut>&, Rng&) {}
+
+  In gen(Rng& r) {
+    In in;
+    // Element size and count: a legal access of at most 32 bytes (st.v8.b32, st.v4.b64, b128).
+    const unsigned elem_log2 = unsigned(r.below(5));
+    const unsigned elems_log2 = unsigned(r.below(std::min(4u, 6 - elem_log2)));
+    in.lane.elem_bytes = uint8_t(1u << elem_log2);
+    in.lane.elems = uint8_t(1u << elems_log2);
+    in.lane.sinks = r.chance(0.2) ? uint8_t(r.next() & ((1u << in.lane.elems) - 1)) : 0;
+    const unsigned size = 1u << (elem_log2 + elems_log2);
+    switch (r.below(4)) {
+      case 0:  // aligned anywhere
+        in.lane.addr = r.next() & ~uint64_t(size - 1);
+        break;
+      case 1:  // anything
+        in.lane.addr = r.next();
+        break;
+      case 2:  // near the end of a line or sector
+        in.lane.addr = (r.next() & ~uint64_t(127)) + 128 - r.below(size * 2 + 1);
+        break;
+      default:  // the top of the address space
+        in.lane.addr = ~uint64_t(0) - r.below(256);
+        break;
+    }
+    for (uint8_t& b : in.lane.data) b = uint8_t(r.next());
+    in.mode = r.chance(0.5) ? MisalignMode::Fault : MisalignMode::ForceAlign;
+    return in;
+  }
+  void ref(const In& in, std::vector<Out>& out) {
+    out.push_back(golden::store_align(in.lane, in.mode));
+  }
+  size_t beats(const In&) { return 1; }
+  void drive(Dut& d, const In& in, size_t) {
+    d.in_valid_i = 1;
+    d.addr_i = in.lane.addr;
+    d.elem_log2_i = uint8_t(log2u(in.lane.elem_bytes));
+    d.elems_log2_i = uint8_t(log2u(in.lane.elems));
+    d.sinks_i = in.lane.sinks;
+    d.mode_i = in.mode == MisalignMode::Fault ? 1 : 0;
+    put_bytes(d.data_i, 0, in.lane.data.data(), golden::kMaxAccessBytes);
+  }
+  void idle(Dut& d) { d.in_valid_i = 0; }
+  bool in_ready(Dut& d) { return d.in_ready_o; }
+  bool out_valid(Dut& d) { return d.out_valid_o; }
+  void set_out_ready(Dut& d, bool r) { d.out_ready_i = r; }
+  Out sample(Dut& d) {
+    Out o;
+    o.at.addr = d.addr_o;
+    o.at.forced = d.forced_o;
+    o.at.fault = d.fault_o;
+    o.line = d.line_o;
+    o.sector = d.sector_o;
+    o.sector_mask = d.sector_mask_o;
+    get_bytes(d.sector_data_o, 0, o.sector_data.data(), golden::kSectorBytes);
+    return o;
+  }
+
+  static bool equal(const Out& a, const Out& b) {
+    return a.at.addr == b.at.addr && a.at.forced == b.at.forced && a.at.fault == b.at.fault &&
+           a.line == b.line && a.sector == b.sector && a.sector_mask == b.sector_mask &&
+           a.sector_data == b.sector_data;
+  }
+  static std::string diff(const Out& w, const Out& g) {
+    std::string s;
+    auto field = [&](const char* name, uint64_t a, uint64_t b) {
+      if (a != b)
+        s += std::string(s.empty() ? "" : "; ") + name + ": expected " + hex(a) + ", actual " +
+             hex(b);
+    };
+    field("addr", w.at.addr, g.at.addr);
+    field("forced", w.at.forced, g.at.forced);
+    field("fault", w.at.fault, g.at.fault);
+    field("line", w.line, g.line);
+    field("sector", w.sector, g.sector);
+    field("sector_mask", w.sector_mask, g.sector_mask);
+    for (unsigned i = 0; i < golden::kSectorBytes; ++i) {
+      if (w.sector_data[i] != g.sector_data[i]) {
+        field(("data[" + std::to_string(i) + "]").c_str(), w.sector_data[i], g.sector_data[i]);
+        break;
+      }
+    }
+    return s;
+  }
+  static std::string show(const Out& o) {
+    return "addr " + hex(o.at.addr) + (o.at.fault ? " misaligned" : "") +
+           (o.at.forced ? " forced" : "") + " line " + hex(o.line) + " sector " +
+           std::to_string(o.sector) + " mask " + hex(o.sector_mask);
+  }
+};
+
+}  // namespace
+
+CosimResult cosim_store_align(const CosimOptions& o) {
+  StoreAlignBench b;
+  return run_stream(b, "store_align", o);
+}
+
+}  // namespace stu::tb
