@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Build stu and show it at work: check the demo PTX, lower it to SASS, then run directed tests
-# (.sts) on the golden reference model.
+# Build stu and show it at work: check the demo PTX, lower it to SASS, run directed tests
+# (.sts) on the golden reference model, then cosimulate the RTL blocks against it.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib/setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
@@ -56,3 +56,7 @@ if ((${#directed[@]} > 0)); then
   echo "== stu run tests/sts/*.sts   (the directed-test library: ${#directed[@]} files)"
   build/stu run "${directed[@]}"
 fi
+
+echo
+echo "== stu cosim --block all --seeds 2 --txns 20000   (each RTL block against its golden function)"
+build/stu cosim --block all --seeds 2 --txns 20000

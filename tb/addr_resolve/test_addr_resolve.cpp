@@ -16,9 +16,21 @@ namespace {
 namespace L = stu::rtl::layout::dest;
 
 // Encodings of stu_pkg (generated from golden::MemSpace, golden::FaultKind, isa::Space).
-enum : unsigned { kGlobal = 0, kShared = 1, kLocal = 2, kParamFunc = 3, kParamEntry = 4, kConst = 5 };
+enum : unsigned {
+  kGlobal = 0,
+  kShared = 1,
+  kLocal = 2,
+  kParamFunc = 3,
+  kParamEntry = 4,
+  kConst = 5
+};
 enum : unsigned { kNone = 0, kOutOfWindow = 2 };
-enum : unsigned { kSpaceSharedCta = 6, kSpaceSharedCluster = 7, kSpaceParamFunc = 3, kSpaceConst = 8 };
+enum : unsigned {
+  kSpaceSharedCta = 6,
+  kSpaceSharedCluster = 7,
+  kSpaceParamFunc = 3,
+  kSpaceConst = 8
+};
 
 struct Got {
   unsigned space, cta, thread;
@@ -84,7 +96,7 @@ TEST_F(AddrResolve, GenericSharedAddressIsOwnCtaOffset) {
 
 TEST_F(AddrResolve, SharedRankOutsideTheClusterFaultsUntilTheClusterGrows) {
   EXPECT_EQ(resolve(0x7F00'0100'0008ull, true, 0, 0, 0, 0).fault, kOutOfWindow);  // rank 1 of 1
-  configure(9, 2);  // two CTAs
+  configure(9, 2);                                                                // two CTAs
   const Got g = resolve(0x7F00'0100'0008ull, true, 0, 0, 0, 0);
   EXPECT_EQ(g.fault, kNone);
   EXPECT_EQ(g.space, kShared);

@@ -12,6 +12,7 @@
 // tb/store_align/cosim_store_align.cpp) and calls run_stream<Bench>.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -74,13 +75,16 @@ template <typename Bench>
 class Scoreboard {
  public:
   using Out = typename Bench::Out;
-  void expect(const Out& o) { expected_.push_back(o); }
+  // `input`: the index of the input transaction the output belongs to (for the report).
+  void expect(const Out& o, uint64_t input) { expected_.push_back(Expected{o, input}); }
   bool empty() const { return expected_.empty(); }
   std::size_t outstanding() const { return expected_.size(); }
   uint64_t matched() const { return matched_; }
   bool failed() const { return !failure_.empty(); }
   const std::string& failure() const { return failure_; }
   uint64_t failure_cycle() const { return failure_cycle_; }
+  // The input transaction whose output failed (or the last one expected).
+  uint64_t failure_input() const { return failure_input_; }
 
   // Returns false on the first mismatch (and records the report).
   bool observe(const Out& got, uint64_t cycle) {
@@ -89,7 +93,8 @@ class Scoreboard {
                       Bench::show(got));
       return false;
     }
-    const Out& want = expected_.front();
+    const Out& want = expected_.front().out;
+    failure_input_ = expected_.front().input;
     if (!Bench::equal(want, got)) {
       fail(cycle, "expected: " + Bench::show(want) + "\n  actual:   " + Bench::show(got) +
                       "\n  fields:   " + Bench::diff(want, got));
@@ -104,8 +109,10 @@ class Scoreboard {
   void fail(uint64_t cycle, const std::string& what) {
     if (!failure_.empty()) return;
     failure_cycle_ = cycle;
-    failure_ = "at output transaction " + std::to_string(matched_) + " (cycle " +
-               std::to_string(cycle) + ")\n  " + what + "\n  last matched (oldest first):";
+    if (!expected_.empty()) failure_input_ = expected_.front().input;
+    failure_ = "at output transaction " + std::to_string(matched_) + " (of input transaction " +
+               std::to_string(failure_input_) + ", cycle " + std::to_string(cycle) + ")\n  " +
+               what + "\n  last matched (oldest first):";
     bool any = false;
     history_.for_each([&](const typename Ring<Out>::Item& it) {
       failure_ += "\n    #" + std::to_string(it.index) + " " + Bench::show(it.value);
@@ -115,8 +122,13 @@ class Scoreboard {
   }
 
  private:
-  std::deque<Out> expected_;
+  struct Expected {
+    Out out;
+    uint64_t input;
+  };
+  std::deque<Expected> expected_;
   Ring<Out> history_;
+  uint64_t failure_input_ = 0;
   uint64_t matched_ = 0;
   std::string failure_;
   uint64_t failure_cycle_ = 0;
@@ -222,7 +234,7 @@ CosimResult run_stream(Bench& bench, const char* block, const CosimOptions& o) {
   In cur{};  // the input being offered (valid stays high until it is taken)
   bool offering = false;
   size_t beat = 0, beats = 0;
-  uint64_t sent = 0, idle_cycles = 0;
+  uint64_t sent = 0, generated = 0, idle_cycles = 0;
   constexpr uint64_t kHangCycles = 10000;
   while (!sb.failed()) {
     if (!offering && sent < o.txns && !hs.chance(o.gap)) {
@@ -230,7 +242,8 @@ CosimResult run_stream(Bench& bench, const char* block, const CosimOptions& o) {
       offering = true;
       outs.clear();
       bench.ref(cur, outs);
-      for (const Out& e : outs) sb.expect(e);
+      for (const Out& e : outs) sb.expect(e, generated);
+      ++generated;
       beat = 0;
       beats = bench.beats(cur);
     }
@@ -275,7 +288,8 @@ CosimResult run_stream(Bench& bench, const char* block, const CosimOptions& o) {
   r.ok = !sb.failed();
   if (!r.ok) {
     r.report = "cosim " + std::string(block) + ": MISMATCH, seed " + std::to_string(o.seed) + ", " +
-               sb.failure() + "\n  reproduce: " + repro_command(block, o.seed, o.txns);
+               sb.failure() + "\n  reproduce: " +
+               repro_command(block, o.seed, std::min(o.txns, sb.failure_input() + 1));
     r.wave_from = sb.failure_cycle() > 64 ? sb.failure_cycle() - 64 : 0;
     r.wave_to = sb.failure_cycle() + 8;
   }

@@ -65,9 +65,7 @@ TEST_F(Mbarrier, InitCountZeroIsOutOfRange) {
   EXPECT_EQ(step(0, kInit, (1u << 20)).fault, kTxRange);
 }
 
-TEST_F(Mbarrier, ArriveBeforeInitIsUninitialised) {
-  EXPECT_EQ(step(0, kArrive, 1).fault, kUninit);
-}
+TEST_F(Mbarrier, ArriveBeforeInitIsUninitialised) { EXPECT_EQ(step(0, kArrive, 1).fault, kUninit); }
 
 TEST_F(Mbarrier, ExpectTxThenCompleteTxCompletesThePhase) {
   // One arrival expected and already made with expect_tx(16): pending 0, tx 16.

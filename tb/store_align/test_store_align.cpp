@@ -31,8 +31,7 @@ class StoreAlign : public ::testing::Test {
   ~StoreAlign() override { dut_->final(); }
 
   // One lane through the block: elements of `elem` bytes, `elems` of them, data byte i = 0x10+i.
-  Placed place(uint64_t addr, unsigned elem_log2, unsigned elems_log2, unsigned sinks,
-               bool force) {
+  Placed place(uint64_t addr, unsigned elem_log2, unsigned elems_log2, unsigned sinks, bool force) {
     dut_->in_valid_i = 1;
     dut_->out_ready_i = 1;
     dut_->addr_i = addr;
@@ -54,9 +53,15 @@ class StoreAlign : public ::testing::Test {
     dut_->clk_i = 0;
     dut_->eval();
     EXPECT_TRUE(dut_->out_valid_o);
-    Placed p{dut_->addr_o, dut_->line_o, bool(dut_->forced_o), bool(dut_->fault_o),
-             dut_->sector_o, dut_->sector_mask_o, {}};
-    for (unsigned i = 0; i < 32; ++i) p.data[i] = uint8_t(dut_->sector_data_o[i / 4] >> (8 * (i % 4)));
+    Placed p{dut_->addr_o,
+             dut_->line_o,
+             bool(dut_->forced_o),
+             bool(dut_->fault_o),
+             dut_->sector_o,
+             dut_->sector_mask_o,
+             {}};
+    for (unsigned i = 0; i < 32; ++i)
+      p.data[i] = uint8_t(dut_->sector_data_o[i / 4] >> (8 * (i % 4)));
     EXPECT_FALSE(ctx_->gotError());
     return p;
   }
@@ -107,7 +112,7 @@ TEST_F(StoreAlign, V8B32FillsTheLastSectorOfTheAddressSpace) {
 
 TEST_F(StoreAlign, OversizedAccessFailsTheSizeAssertion) {
   dut_->in_valid_i = 1;
-  dut_->elem_log2_i = 4;  // b128
+  dut_->elem_log2_i = 4;   // b128
   dut_->elems_log2_i = 2;  // x4: 64 bytes
   dut_->clk_i = 0;
   dut_->eval();
