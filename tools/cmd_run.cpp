@@ -9,6 +9,9 @@
 
 #include "cli.h"
 #include "stu/sts/sts.h"
+#if STU_HAVE_COSIM
+#include "rtl_model.h"
+#endif
 
 namespace stu::cli {
 namespace {
@@ -20,7 +23,17 @@ struct RunArgs {
   size_t max_errors = 0;
   std::string dump;
   std::string junit;
+  std::string on = "golden";
 };
+
+// The model a test runs on (its image starts as the test's configuration).
+std::unique_ptr<sts::StoreModel> make_model(const std::string& on, const golden::ModelConfig& cfg) {
+#if STU_HAVE_COSIM
+  if (on == "rtl") return tb::make_rtl_model(cfg);
+#endif
+  (void)on;
+  return std::make_unique<sts::GoldenModel>(cfg);
+}
 
 int run_sts(const RunArgs& o) {
   std::vector<JunitCase> junit;
@@ -43,7 +56,12 @@ int run_sts(const RunArgs& o) {
     ro.dump = dump;
     if (dump) *dump << "# " << f << "\n";
     const auto t0 = std::chrono::steady_clock::now();
-    const sts::RunSummary s = sts::run(text, ro, d);
+    sts::RunSummary s;
+    sts::Program program;
+    if (sts::parse(text, program, d)) {
+      const std::unique_ptr<sts::StoreModel> model = make_model(o.on, program.cfg);
+      s = sts::run(program, *model, ro, d);
+    }
     print_diags(d, f, o.max_errors);
     if (!o.junit.empty()) {
       JunitCase c;
@@ -88,7 +106,7 @@ const auto kNonEmpty = [](const std::string& v) -> std::string {
 Command add_run(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   CLI::App* sub = app.add_subcommand(
-      "run", "execute .sts directed tests on the golden model and check their expectations");
+      "run", "execute .sts directed tests on a model (golden or rtl) and check their expectations");
   sub->footer(
       "Executes .sts directed tests on the golden reference model; a failed expectation prints "
       "FILE:LINE:COL: error: expectation failed: ... with the expected and actual values. "
@@ -103,6 +121,15 @@ Command add_run(CLI::App& app) {
   sub->add_option("--junit", args->junit, "also write a JUnit XML report, one test case per file")
       ->type_name("FILE")
       ->check(kNonEmpty, "");
+  std::vector<std::string> models = {"golden"};
+#if STU_HAVE_COSIM
+  models.push_back("rtl");
+#endif
+  sub->add_option("--on", args->on,
+                  "the model: golden (the reference, default) or rtl (the Verilated store unit, "
+                  "rtl/stu_store_unit.sv; its line requests fill a memory image the harness keeps)")
+      ->type_name("MODEL")
+      ->check(CLI::IsMember(models));
   add_max_errors(*sub, args->max_errors);
   sub->add_flag("-q,--quiet", args->quiet, "print diagnostics only, no summary line");
   return {sub, [args] { return run_sts(*args); }};

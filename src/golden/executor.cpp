@@ -43,31 +43,6 @@ void fault_all(StoreResult& out, uint32_t mask, FaultKind k, uint64_t addr = 0) 
   for (uint32_t m = mask; m; m &= m - 1) out.set_fault(unsigned(__builtin_ctz(m)), k, addr);
 }
 
-Ordering ordering_of(const Instruction& ins) {
-  Ordering o;
-  o.async = ins.op != Opcode::St;
-  if (ins.op == Opcode::Tcgen05St) return o;
-  if (ins.op == Opcode::StAsync && !ins.is_async_release()) return o;  // weak data store
-  o.sem = ins.effective_sem();
-  if (ins.op == Opcode::StAsync) o.sem = Sem::Release;  // the release form
-  if (ins.mmio) {
-    o.mmio = true;
-    o.strong = true;
-    o.sem = Sem::Relaxed;
-    o.scope = isa::Scope::Sys;
-    if (ins.op == Opcode::StAsync) o.sem = Sem::Release;
-  } else if (o.sem == Sem::Volatile) {
-    o.is_volatile = true;
-    o.strong = true;
-    o.scope = isa::Scope::Sys;  // volatile behaves as relaxed at system scope
-  } else if (o.sem == Sem::Relaxed || o.sem == Sem::Release) {
-    o.strong = true;
-    o.scope = ins.scope;
-  }
-  o.release = o.sem == Sem::Release;
-  return o;
-}
-
 // A qualifier the resolved space forbids (generic stores resolve per lane), or read-only.
 // The space rules (isa/space_rules.h, shared with the validator) applied to the space a lane's
 // address resolved to.
@@ -254,6 +229,31 @@ size_t place_lanes(MachineState& m, const WarpContext& ctx, unsigned size, uint3
     out.stored_mask |= uint32_t(1) << lane;
   }
   return n;
+}
+
+Ordering ordering_of(const Instruction& ins) {
+  Ordering o;
+  o.async = ins.op != Opcode::St;
+  if (ins.op == Opcode::Tcgen05St) return o;
+  if (ins.op == Opcode::StAsync && !ins.is_async_release()) return o;  // weak data store
+  o.sem = ins.effective_sem();
+  if (ins.op == Opcode::StAsync) o.sem = Sem::Release;  // the release form
+  if (ins.mmio) {
+    o.mmio = true;
+    o.strong = true;
+    o.sem = Sem::Relaxed;
+    o.scope = isa::Scope::Sys;
+    if (ins.op == Opcode::StAsync) o.sem = Sem::Release;
+  } else if (o.sem == Sem::Volatile) {
+    o.is_volatile = true;
+    o.strong = true;
+    o.scope = isa::Scope::Sys;  // volatile behaves as relaxed at system scope
+  } else if (o.sem == Sem::Relaxed || o.sem == Sem::Release) {
+    o.strong = true;
+    o.scope = ins.scope;
+  }
+  o.release = o.sem == Sem::Release;
+  return o;
 }
 
 void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,

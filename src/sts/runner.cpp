@@ -380,6 +380,12 @@ void Runner::ptx(const Stmt& s) {
     have_last_ = false;
     return;
   }
+  std::string why;
+  if (!model_.supports(ins, why)) {
+    fail(s.loc, why);
+    have_last_ = false;
+    return;
+  }
   const golden::WarpContext ctx{cta_, warp_, active};
   model_.execute(ins, ctx, ops_, last_);
   after_store(s);
@@ -430,6 +436,7 @@ void Runner::sass(const Stmt& s) {
   after_store(s);
 }
 void Runner::after_store(const Stmt& s) {
+  if (const std::string e = model_.take_error(); !e.empty()) fail(s.loc, e);
   unclaimed_ = last_.fault_mask;
   if (!o_.trace) return;
   std::ostream& os = *o_.trace;

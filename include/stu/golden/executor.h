@@ -50,6 +50,11 @@ struct Ordering {
   bool async = false;  // st.async / tcgen05.st (completes asynchronously)
 };
 
+// The ordering metadata an instruction's qualifiers give (the decoder's rule: execute() applies
+// it, and the RTL model's decoder uses it too). execute() then narrows a .sys scope to .cluster
+// when the store reached shared memory only.
+Ordering ordering_of(const isa::Instruction& ins);
+
 struct CacheAttrs {
   std::optional<isa::CacheOp> cop;
   std::optional<isa::L1Evict> l1;

@@ -4,6 +4,7 @@
 // the TLM model implement the same interface with their own datapaths (docs/architecture.md).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "stu/golden/config.h"
@@ -28,6 +29,11 @@ class StoreModel {
                        const golden::WarpOperands& ops, golden::StoreResult& out) = 0;
   virtual void execute_sass(const isa::SassSt& st, const golden::WarpContext& ctx,
                             const golden::SassRegisterFile& regs, golden::StoreResult& out) = 0;
+  // Whether the model executes this form; `why` says why not (the runner reports it as an
+  // error at the store and goes on).
+  virtual bool supports(const isa::Instruction&, std::string&) const { return true; }
+  // A failure of the model itself in the last store (an RTL assertion, a hang); empty when none.
+  virtual std::string take_error() { return {}; }
 };
 
 // The golden reference model (golden::execute / execute_sass on its own MachineState).

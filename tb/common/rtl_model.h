@@ -1,0 +1,20 @@
+// The RTL store unit as a `.sts` model (`stu run --on rtl`): each warp store is decoded by the
+// front end, driven through the Verilated rtl/stu_store_unit.sv, and its line requests are
+// written into a memory image the harness keeps (a MachineState used as memory only: set-up
+// steps write it, expectations read it). Faults, stored and forced-down lanes, line requests,
+// mbarrier events and the narrowed scope come from the RTL; the RTL's mbarrier reads and writes
+// and its global allocation checks are answered from the image. Nothing here calls
+// golden::execute or MachineState::apply.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "stu/golden/config.h"
+#include "stu/sts/model.h"
+
+namespace stu::tb {
+
+std::unique_ptr<sts::StoreModel> make_rtl_model(const golden::ModelConfig& cfg);
+
+}  // namespace stu::tb

@@ -1,0 +1,309 @@
+// The RTL store unit as a `.sts` model (see rtl_model.h).
+#include "rtl_model.h"
+
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#include "Vstu_store_unit.h"
+#include "bits.h"
+#include "blocks.h"
+#include "stu/golden/executor.h"
+#include "stu/golden/store_align.h"
+#include "stu/isa/space_rules.h"
+#include "verilated.h"
+
+namespace stu::tb {
+namespace {
+
+namespace LR = rtl::layout::line_req;
+using golden::MemSpace;
+
+static_assert(port_words<decltype(Vstu_store_unit::in_data_i)> ==
+                  words_for_bits(32 * golden::kMaxAccessBytes * 8),
+              "stu_store_unit data: 32 lanes of golden::kMaxAccessBytes");
+static_assert(port_words<decltype(Vstu_store_unit::req_o)> == words_for_bits(LR::kWidth),
+              "stu_store_unit request is one line_req_t");
+
+enum Kind : uint8_t { kSt = 0, kAsync = 1, kSass = 2, kAsyncNoMbar = 3 };
+
+unsigned log2u(unsigned v) { return unsigned(__builtin_ctz(v)); }
+
+// The decoded warp store the top takes (what the front end gives the store unit).
+struct Decoded {
+  Kind kind = kSt;
+  uint32_t active = 0;
+  bool generic = true;
+  isa::Space space = isa::Space::Global;
+  unsigned elem_bytes = 4, elems = 1;
+  uint8_t sinks = 0;
+  golden::MisalignMode mode = golden::MisalignMode::Fault;
+  golden::FaultKind space_fault[8] = {};
+  uint32_t plg = 0;
+  unsigned scope = 0;  // 0 none, 1 + isa::Scope
+  std::array<uint64_t, 32> addr{}, mbar{};
+  std::array<std::array<uint8_t, 32>, 32> data{};
+};
+
+class RtlModel final : public sts::StoreModel {
+ public:
+  explicit RtlModel(const golden::ModelConfig& cfg)
+      : image_(cfg), ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->fatalOnError(false);
+    dut_ = std::make_unique<Vstu_store_unit>(ctx_.get(), "stu_store_unit");
+    dut_->rst_ni = 0;
+    dut_->clk_i = 0;
+    dut_->eval();
+    tick();
+    dut_->rst_ni = 1;
+    dut_->eval();
+    const uint64_t regs[] = {cfg.map.shared.base,
+                             cfg.map.shared.size,
+                             cfg.map.shared_cta_stride,
+                             cfg.map.local.base,
+                             cfg.map.local.size,
+                             cfg.map.param.base,
+                             cfg.map.param.size,
+                             cfg.map.konst.base,
+                             cfg.map.konst.size,
+                             cfg.cluster_ctas,
+                             cfg.shared_bytes,
+                             cfg.local_bytes,
+                             cfg.param_func_bytes};
+    for (unsigned i = 0; i < 13; ++i) {
+      dut_->cfg_valid_i = 1;
+      dut_->cfg_sel_i = uint8_t(i);
+      dut_->cfg_data_i = regs[i];
+      tick();
+    }
+    dut_->cfg_valid_i = 0;
+  }
+  ~RtlModel() override { dut_->final(); }
+
+  std::string_view name() const override { return "rtl"; }
+  golden::MachineState& image() override { return image_; }
+
+  void execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
+               const golden::WarpOperands& ops, golden::StoreResult& out) override {
+    out.clear();
+    out.order = golden::ordering_of(ins);  // the decoder's rule; the RTL narrows the scope
+    out.cache.cop = ins.cop;
+    out.cache.l1 = ins.l1;
+    out.cache.l2 = ins.l2;
+    if (ins.cache_hint) {  // the policy decoder belongs to the L2 (stu_l2_wslice, planned)
+      out.cache.has_policy = true;
+      const unsigned low = ctx.active ? unsigned(__builtin_ctz(ctx.active)) : 0;
+      out.cache.policy = golden::decode_policy(ops.policy[low]);
+    }
+    if (ctx.active == 0) return;
+    Decoded d;
+    d.active = ctx.active;
+    const unsigned elems = ins.vec_lanes();
+    const unsigned esize = ins.type ? isa::bytes_of(*ins.type) : 0;
+    if (!ins.type || ops.src.size() < size_t(elems) * 32 || esize * elems == 0 ||
+        esize * elems > golden::kMaxAccessBytes) {
+      bad_instruction(ctx.active, out);  // the decoder rejects it: no operation reaches the unit
+      return;
+    }
+    const bool async_weak = ins.op == isa::Opcode::StAsync && !ins.is_async_release();
+    d.kind = async_weak ? (ins.mbar ? kAsync : kAsyncNoMbar) : kSt;
+    d.generic = !ins.space;
+    if (ins.space) d.space = *ins.space;
+    d.elem_bytes = esize;
+    d.elems = elems;
+    if (ins.src.size() == elems)
+      for (unsigned e = 0; e < elems; ++e)
+        if (ins.src[e].kind == isa::Operand::Kind::Sink) d.sinks |= uint8_t(1u << e);
+    for (unsigned s = 0; s <= unsigned(MemSpace::Tmem); ++s) {
+      const isa::SpaceViolations v = isa::space_violations(ins, golden::isa_space(MemSpace(s)));
+      d.space_fault[s] = v.has(isa::SpaceRule::ReadOnly) ? golden::FaultKind::ReadOnly
+                         : v.any()                       ? golden::FaultKind::IllegalForSpace
+                                                         : golden::FaultKind::None;
+    }
+    d.scope = out.order.scope ? 1 + unsigned(*out.order.scope) : 0;
+    for (unsigned l = 0; l < 32; ++l) {
+      d.addr[l] = address_of(ins.addr, ops.addr[l]);
+      if (ins.mbar) d.mbar[l] = address_of(*ins.mbar, ops.mbar[l]);
+      for (unsigned e = 0; e < elems; ++e) {
+        const golden::RegValue& v = ops.value(e, l);
+        uint8_t* p = d.data[l].data() + e * esize;
+        std::memcpy(p, &v.lo, esize < 8 ? esize : 8);
+        if (esize > 8) std::memcpy(p + 8, &v.hi, esize - 8);
+      }
+    }
+    run(d, ctx, out);
+    if (out.order.scope) {
+      const unsigned s = narrowed_scope_;
+      out.order.scope = s ? std::optional<isa::Scope>(isa::Scope(s - 1)) : std::nullopt;
+    }
+  }
+
+  void execute_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
+                    const golden::SassRegisterFile& rf, golden::StoreResult& out) override {
+    out.clear();
+    out.cache.cop = isa::CacheOp(uint8_t(s.cop));
+    Decoded d;
+    d.kind = kSass;
+    const unsigned size = isa::bytes_of(s.size);
+    d.elem_bytes = size;
+    d.mode = image_.config().sass_misalign;
+    for (unsigned l = 0; l < 32; ++l) {
+      if (!(ctx.active >> l & 1)) continue;
+      if (s.guard && rf.pred(l, s.guard->index) == s.guard->negated) continue;
+      d.active |= 1u << l;
+      // The address generation of SASS ST (the front end of the unit, golden::sass_address).
+      d.addr[l] = golden::sass_address(s, rf, l, image_.config().sass_regs);
+      if (rf.pred(l, s.plg.index) != s.plg.negated) d.plg |= 1u << l;
+      for (unsigned b = 0; b < size; ++b) {
+        const unsigned reg = s.rb == isa::kRZ ? isa::kRZ : s.rb + b / 4;
+        d.data[l][b] = uint8_t(rf.read(l, reg) >> (8 * (b % 4)));
+      }
+    }
+    run(d, ctx, out);
+  }
+
+  std::string take_error() override { return std::exchange(error_, std::string()); }
+
+  bool supports(const isa::Instruction& ins, std::string& why) const override {
+    if (ins.op == isa::Opcode::Tcgen05St) {
+      why = "tcgen05.st does not run on the RTL store unit yet (stu_tmem_wdp is not in the top)";
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  static uint64_t address_of(const isa::Address& a, uint64_t reg) {
+    if (a.base == isa::Address::Base::Immediate) return uint64_t(a.offset);
+    return reg + uint64_t(a.offset);
+  }
+  static void bad_instruction(uint32_t active, golden::StoreResult& out) {
+    for (uint32_t m = active; m; m &= m - 1)
+      out.set_fault(unsigned(__builtin_ctz(m)), golden::FaultKind::BadInstruction, 0);
+  }
+  void tick() {
+    dut_->clk_i = 1;
+    dut_->eval();
+    dut_->clk_i = 0;
+    dut_->eval();
+  }
+
+  // Drives one decoded warp store through the top and collects what it reports.
+  void run(const Decoded& d, const golden::WarpContext& ctx, golden::StoreResult& out) {
+    Vstu_store_unit& u = *dut_;
+    u.in_kind_i = d.kind;
+    u.in_cta_i = ctx.cta;
+    u.in_warp_i = ctx.warp;
+    u.in_active_i = d.active;
+    u.in_generic_i = d.generic;
+    u.in_space_i = uint8_t(d.space);
+    u.in_elem_log2_i = uint8_t(log2u(d.elem_bytes));
+    u.in_elems_log2_i = uint8_t(log2u(d.elems));
+    u.in_sinks_i = d.sinks;
+    u.in_mode_i = d.mode == golden::MisalignMode::Fault ? 1 : 0;
+    uint64_t space_fault = 0;
+    for (unsigned s = 0; s < 8; ++s) space_fault |= uint64_t(d.space_fault[s]) << (5 * s);
+    u.in_space_fault_i = space_fault;
+    u.in_plg_i = d.plg;
+    u.in_scope_i = uint8_t(d.scope);
+    for (unsigned l = 0; l < 32; ++l) {
+      put_bits(u.in_addr_i, 64 * l, 64, d.addr[l]);
+      put_bits(u.in_mbar_i, 64 * l, 64, d.mbar[l]);
+      put_bytes(u.in_data_i, 256 * l, d.data[l].data(), 32);
+    }
+    u.in_valid_i = 1;
+    u.alloc_rsp_valid_i = 0;
+    u.mbar_rd_rsp_valid_i = 0;
+    u.mbar_wr_ready_i = 1;
+    u.ev_ready_i = 1;
+    u.st_ready_i = 1;
+    for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
+      // Back-pressure on the request and event ports: a fixed pseudo-random pattern.
+      lfsr_ = lfsr_ >> 1 ^ (-(lfsr_ & 1u) & 0xB400u);
+      u.req_ready_i = (lfsr_ & 3) != 0;
+      u.ev_ready_i = (lfsr_ & 12) != 0;
+      u.eval();
+      const bool taken = u.in_valid_i && u.in_ready_o;  // at this cycle's edge
+      // The memory side answers in the cycle it is asked.
+      u.alloc_rsp_valid_i = u.alloc_req_valid_o;
+      u.alloc_rsp_ok_i = u.alloc_req_valid_o &&
+                         image_.allocations().contains(u.alloc_req_addr_o, u.alloc_req_size_o);
+      u.mbar_rd_rsp_valid_i = u.mbar_rd_valid_o;
+      if (u.mbar_rd_valid_o)
+        u.mbar_rd_word_i = golden::encode(image_.mbar(u.mbar_rd_cta_o, u.mbar_rd_offset_o));
+      u.eval();
+      if (u.req_valid_o && u.req_ready_i) take_line(out);
+      if (u.ev_valid_o && u.ev_ready_i)
+        out.mbar.push_back(golden::MbarEvent{uint16_t(u.ev_cta_o), u.ev_offset_o, u.ev_bytes_o,
+                                             uint8_t(u.ev_lane_o), bool(u.ev_completed_o)});
+      if (u.mbar_wr_valid_o && u.mbar_wr_ready_i)
+        image_.set_mbar(u.mbar_wr_cta_o, u.mbar_wr_offset_o, golden::decode_mbar(u.mbar_wr_word_o));
+      const bool done = u.st_valid_o && u.st_ready_i;
+      if (done) take_status(out);
+      tick();
+      if (taken) u.in_valid_i = 0;
+      u.alloc_rsp_valid_i = 0;
+      u.mbar_rd_rsp_valid_i = 0;
+      if (ctx_->gotError() && error_.empty())
+        error_ = "an RTL assertion failed in stu_store_unit (its message is above)";
+      if (done) return;
+    }
+    error_ = "the RTL store unit gave no status within " + std::to_string(kMaxCycles) +
+             " cycles (it hangs)";
+  }
+
+  void take_line(golden::StoreResult& out) {
+    const Vstu_store_unit& u = *dut_;
+    golden::LineRequest l;
+    l.dest.space = MemSpace(get_field(u.req_o, 0, LR::dest_space));
+    l.dest.cta = uint16_t(get_field(u.req_o, 0, LR::dest_cta));
+    l.dest.thread = uint32_t(get_field(u.req_o, 0, LR::dest_thread));
+    l.line = get_field(u.req_o, 0, LR::line);
+    l.sector_mask = uint8_t(get_field(u.req_o, 0, LR::sector_mask));
+    l.bytes.lo = get_bits(u.req_o, LR::byte_mask.lsb, 64);
+    l.bytes.hi = get_bits(u.req_o, LR::byte_mask.lsb + 64, 64);
+    l.lane_mask = uint32_t(get_field(u.req_o, 0, LR::lane_mask));
+    l.first_lane = uint8_t(get_field(u.req_o, 0, LR::first_lane));
+    get_bytes(u.req_o, LR::data.lsb, l.data.data(), golden::kLineBytes);
+    // The memory side: the request's masked bytes go into the image, run by run.
+    for (unsigned b = 0; b < golden::kLineBytes;) {
+      if (!l.bytes.test(b)) {
+        ++b;
+        continue;
+      }
+      unsigned e = b;
+      while (e < golden::kLineBytes && l.bytes.test(e)) ++e;
+      image_.write(l.dest, l.line + b, l.data.data() + b, e - b);
+      b = e;
+    }
+    out.bytes += l.bytes.count();
+    out.lines.push_back(l);
+  }
+
+  void take_status(golden::StoreResult& out) {
+    const Vstu_store_unit& u = *dut_;
+    for (unsigned l = 0; l < 32; ++l) {
+      const auto k = golden::FaultKind(get_bits(u.st_fault_o, 5 * l, 5));
+      if (k != golden::FaultKind::None) out.set_fault(l, k, get_bits(u.st_fault_addr_o, 64 * l, 64));
+    }
+    out.stored_mask = u.st_stored_o;
+    out.forced_align_mask = u.st_forced_o;
+    narrowed_scope_ = u.st_scope_o;
+  }
+
+  static constexpr uint64_t kMaxCycles = 1 << 20;
+  golden::MachineState image_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vstu_store_unit> dut_;
+  uint32_t lfsr_ = 0xACE1u;
+  unsigned narrowed_scope_ = 0;
+  std::string error_;
+};
+
+}  // namespace
+
+std::unique_ptr<sts::StoreModel> make_rtl_model(const golden::ModelConfig& cfg) {
+  return std::make_unique<RtlModel>(cfg);
+}
+
+}  // namespace stu::tb
