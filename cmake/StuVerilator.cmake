@@ -24,7 +24,7 @@
 set(STU_RTL_DIR ${CMAKE_SOURCE_DIR}/rtl)
 # The verilator flags that both the models and the lint_<module> tests use.
 set(STU_VERILATOR_LINT_ARGS -Wall --assert)
-set(STU_VERILATOR_ARGS ${STU_VERILATOR_LINT_ARGS} --x-assign unique --x-initial unique)
+set(STU_VERILATOR_ARGS ${STU_VERILATOR_LINT_ARGS} --x-assign unique --x-initial unique -O3)
 
 function(_stu_verilated_library lib)
   if(TARGET ${lib})

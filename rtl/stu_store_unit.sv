@@ -9,10 +9,11 @@
 // and .param::func: the configured sizes; kernel .param and .const are read-only), and for
 // st.async the mbarrier: shared, 8-byte aligned, in bounds, in the data's CTA, then complete-tx
 // of the access's byte count on stu_mbarrier, on a copy of the barrier word kept for the warp
-// (read once on the mbarrier port, written back when the warp ends). A lane that passes every
-// check becomes a lane access; when every lane is done, the warp's accesses go to
-// stu_coalescer, whose line requests leave on the request port, and a status beat (fault kind
-// and address, stored, forced-down lanes, and the effective scope) closes the warp.
+// (read once on the mbarrier port). A lane that passes every check becomes a lane access; when
+// every lane is done, the warp's accesses go to stu_coalescer, whose line requests leave on the
+// request port, then the barrier words are written back (after the data: a store may write the
+// barrier's own bytes), and a status beat (fault kind and address, stored, forced-down lanes,
+// and the effective scope) closes the warp.
 // Reference: golden::execute / golden::execute_sass (include/stu/golden/executor.h).
 //
 // Latency: about 4 cycles per active lane (plus the allocation and mbarrier round trips), then
@@ -141,10 +142,10 @@ module stu_store_unit
   logic [NumLanes-1:0][MaxAccessBytes*8-1:0] data_q;
 
   // Per-lane results.
-  fault_e [NumLanes-1:0]   fault_q, fault_d;
-  logic [NumLanes-1:0][63:0] fault_addr_q, fault_addr_d;
+  fault_e [NumLanes-1:0]   fault_q;             // written lane by lane (see below)
+  logic [NumLanes-1:0][63:0] fault_addr_q;
   logic [NumLanes-1:0]     stored_q, stored_d, forced_q, forced_d;
-  lane_access_t [NumLanes-1:0] acc_q, acc_d;
+  lane_access_t [NumLanes-1:0] acc_q;
   logic                    any_global_q, any_global_d, any_shared_q, any_shared_d;
 
   // The current lane.
@@ -160,16 +161,15 @@ module stu_store_unit
   logic [63:0]             a_addr_q, a_addr_d;   // aligned address
   logic [SectorBytes-1:0]  a_mask_q, a_mask_d;
   logic [SectorBytes*8-1:0] a_data_q, a_data_d;
-  logic                    a_forced_q, a_forced_d;
   dest_t                   r_dest_q, r_dest_d, m_dest_q, m_dest_d;
   logic [63:0]             r_off_q, r_off_d, m_off_q, m_off_d;
   fault_e                  m_fault_q, m_fault_d;
 
   // The warp's copies of the mbarrier words it touches.
   logic [NumLanes-1:0]     mb_valid_q, mb_valid_d;
-  logic [NumLanes-1:0][15:0] mb_cta_q, mb_cta_d;
-  logic [NumLanes-1:0][63:0] mb_off_q, mb_off_d;
-  mbar_word_t [NumLanes-1:0] mb_word_q, mb_word_d;
+  logic [NumLanes-1:0][15:0] mb_cta_q;
+  logic [NumLanes-1:0][63:0] mb_off_q;
+  mbar_word_t [NumLanes-1:0] mb_word_q;
   logic [4:0]              mb_idx_q, mb_idx_d;   // the entry of the current lane
   logic [4:0]              mb_next_q, mb_next_d; // first free entry
   logic                    ev_completed_q, ev_completed_d;
@@ -361,12 +361,22 @@ module stu_store_unit
 
   // ---------------------------------------------------------------------------------------
   // The lane walk.
-  logic take, lane_fault, lane_commit, lines_expected;
+  logic take, lane_fault, lane_commit, lines_expected, mb_load, mb_update;
+  fault_e warp_fault;  // a fault of every active lane of a new warp
   fault_e lane_fault_kind;
   logic [63:0] lane_fault_addr;
 
   assign in_ready_o = state_q == Idle;
   assign take       = in_valid_i && in_ready_o;
+
+  // Whole-warp faults: a CTA outside the cluster (a bad instruction), and the weak st.async on a
+  // cluster of one CTA.
+  always_comb begin
+    warp_fault = FaultNone;
+    if (64'(in_cta_i) >= cluster_q) warp_fault = FaultBadInstruction;
+    else if ((in_kind_i == KindAsync || in_kind_i == KindAsyncNoMbar) && cluster_q < 64'd2)
+      warp_fault = FaultClusterTooSmall;
+  end
 
   always_comb begin
     lines_expected = 1'b0;
@@ -378,26 +388,19 @@ module stu_store_unit
   always_comb begin
     state_d        = state_q;
     todo_d         = todo_q;
-    fault_d        = fault_q;
-    fault_addr_d   = fault_addr_q;
     stored_d       = stored_q;
     forced_d       = forced_q;
-    acc_d          = acc_q;
     any_global_d   = any_global_q;
     any_shared_d   = any_shared_q;
     a_addr_d       = a_addr_q;
     a_mask_d       = a_mask_q;
     a_data_d       = a_data_q;
-    a_forced_d     = a_forced_q;
     r_dest_d       = r_dest_q;
     r_off_d        = r_off_q;
     m_dest_d       = m_dest_q;
     m_off_d        = m_off_q;
     m_fault_d      = m_fault_q;
     mb_valid_d     = mb_valid_q;
-    mb_cta_d       = mb_cta_q;
-    mb_off_d       = mb_off_q;
-    mb_word_d      = mb_word_q;
     mb_idx_d       = mb_idx_q;
     mb_next_d      = mb_next_q;
     ev_completed_d = ev_completed_q;
@@ -415,6 +418,8 @@ module stu_store_unit
     ev_valid_o        = 1'b0;
     st_valid_o        = 1'b0;
 
+    mb_load         = 1'b0;
+    mb_update       = 1'b0;
     lane_fault      = 1'b0;
     lane_fault_kind = FaultNone;
     lane_fault_addr = '0;
@@ -424,7 +429,7 @@ module stu_store_unit
       Idle: ;
       Align: begin
         if (todo_q == '0) begin
-          state_d = mb_valid_q != '0 ? WriteBack : Coalesce;
+          state_d = Coalesce;
         end else begin
           sa_in_valid = 1'b1;
           if (sa_in_ready) state_d = AlignWait;
@@ -436,13 +441,13 @@ module stu_store_unit
           a_addr_d   = sa_addr;
           a_mask_d   = sa_mask;
           a_data_d   = sa_data;
-          a_forced_d = sa_forced;
           if (sa_fault) begin
             lane_fault      = 1'b1;
             lane_fault_kind = FaultMisaligned;
             lane_fault_addr = addr_q[lane];
           end else begin
-            state_d = Resolve;
+            forced_d[lane] = sa_forced;  // forced down, whatever the later checks say
+            state_d        = Resolve;
           end
         end
       end
@@ -512,9 +517,7 @@ module stu_store_unit
         mbar_rd_valid_o = 1'b1;
         if (mbar_rd_rsp_valid_i) begin
           mb_valid_d[mb_next_q] = 1'b1;
-          mb_cta_d[mb_next_q]   = m_dest_q.cta;
-          mb_off_d[mb_next_q]   = m_off_q;
-          mb_word_d[mb_next_q]  = mbar_rd_word_i;
+          mb_load               = 1'b1;
           mb_idx_d              = mb_next_q;
           mb_next_d             = mb_next_q + 5'd1;
           state_d               = MbarStep;
@@ -532,7 +535,7 @@ module stu_store_unit
             lane_fault_kind = mb_fault;
             lane_fault_addr = mbar_q[lane];
           end else begin
-            mb_word_d[mb_idx_q] = mb_word_out;
+            mb_update           = 1'b1;
             ev_completed_d      = mb_completed;
             state_d             = Event;
           end
@@ -542,9 +545,9 @@ module stu_store_unit
         ev_valid_o = 1'b1;
         if (ev_ready_i) lane_commit = 1'b1;
       end
-      WriteBack: begin
+      WriteBack: begin  // after the data, as the barrier's bytes may be among them
         if (!wb_any) begin
-          state_d = Coalesce;
+          state_d = Status;
         end else begin
           mbar_wr_valid_o = 1'b1;
           if (mbar_wr_ready_i) mb_valid_d[wb_idx] = 1'b0;
@@ -552,14 +555,14 @@ module stu_store_unit
       end
       Coalesce: begin
         if (!lines_expected) begin
-          state_d = Status;
+          state_d = WriteBack;
         end else begin
           co_in_valid = 1'b1;
           if (co_in_ready) state_d = Lines;
         end
       end
       Lines: begin
-        if (co_out_valid && req_ready_i && co_last) state_d = Status;
+        if (co_out_valid && req_ready_i && co_last) state_d = WriteBack;
       end
       Status: begin
         st_valid_o = 1'b1;
@@ -568,19 +571,9 @@ module stu_store_unit
       default: state_d = Idle;
     endcase
 
-    // A lane ends: faulted (writes nothing) or committed (a lane access).
-    if (lane_fault) begin
-      fault_d[lane]      = lane_fault_kind;
-      fault_addr_d[lane] = lane_fault_addr;
-    end
+    // A lane ends: faulted (writes nothing) or committed (a lane access; written below).
     if (lane_commit) begin
       stored_d[lane]          = 1'b1;
-      forced_d[lane]          = a_forced_q;
-      acc_d[lane].dest        = r_dest_q;
-      acc_d[lane].offset      = r_off_q;
-      acc_d[lane].size        = size;
-      acc_d[lane].byte_mask   = a_mask_q >> a_addr_q[4:0];
-      acc_d[lane].data        = a_data_q >> {a_addr_q[4:0], 3'b000};
       any_global_d            = any_global_q || r_dest_q.space == MemGlobal;
       any_shared_d            = any_shared_q || r_dest_q.space == MemShared;
     end
@@ -589,11 +582,8 @@ module stu_store_unit
       state_d      = Align;
     end
 
-    // A new warp. Whole-warp faults: a CTA outside the cluster (a bad instruction), and the
-    // weak st.async on a cluster of one CTA.
+    // A new warp.
     if (take) begin
-      fault_d      = '{default: FaultNone};
-      fault_addr_d = '0;
       stored_d     = '0;
       forced_d     = '0;
       any_global_d = 1'b0;
@@ -602,14 +592,7 @@ module stu_store_unit
       mb_next_d    = '0;
       todo_d       = in_active_i;
       state_d      = Align;
-      if (64'(in_cta_i) >= cluster_q ||
-          ((in_kind_i == KindAsync || in_kind_i == KindAsyncNoMbar) && cluster_q < 64'd2)) begin
-        for (int unsigned l = 0; l < NumLanes; l++) begin
-          if (in_active_i[l])
-            fault_d[l] = 64'(in_cta_i) >= cluster_q ? FaultBadInstruction : FaultClusterTooSmall;
-        end
-        todo_d = '0;
-      end
+      if (warp_fault != FaultNone) todo_d = '0;
     end
   end
 
@@ -641,29 +624,49 @@ module stu_store_unit
       mbar_q        <= in_mbar_i;
       data_q        <= in_data_i;
     end
-    fault_q        <= fault_d;
-    fault_addr_q   <= fault_addr_d;
     stored_q       <= stored_d;
     forced_q       <= forced_d;
-    acc_q          <= acc_d;
     any_global_q   <= any_global_d;
     any_shared_q   <= any_shared_d;
     a_addr_q       <= a_addr_d;
     a_mask_q       <= a_mask_d;
     a_data_q       <= a_data_d;
-    a_forced_q     <= a_forced_d;
     r_dest_q       <= r_dest_d;
     r_off_q        <= r_off_d;
     m_dest_q       <= m_dest_d;
     m_off_q        <= m_off_d;
     m_fault_q      <= m_fault_d;
     mb_valid_q     <= mb_valid_d;
-    mb_cta_q       <= mb_cta_d;
-    mb_off_q       <= mb_off_d;
-    mb_word_q      <= mb_word_d;
     mb_idx_q       <= mb_idx_d;
     mb_next_q      <= mb_next_d;
     ev_completed_q <= ev_completed_d;
+  end
+
+  // The per-lane results and the barrier copies, written only where they change (a copy of
+  // every array each cycle would dominate the simulation's cost).
+  always_ff @(posedge clk_i) begin
+    if (take) begin
+      for (int unsigned l = 0; l < NumLanes; l++) begin
+        fault_q[l]      <= in_active_i[l] ? warp_fault : FaultNone;
+        fault_addr_q[l] <= '0;
+      end
+    end else if (lane_fault) begin
+      fault_q[lane]      <= lane_fault_kind;
+      fault_addr_q[lane] <= lane_fault_addr;
+    end
+    if (lane_commit) begin
+      acc_q[lane].dest      <= r_dest_q;
+      acc_q[lane].offset    <= r_off_q;
+      acc_q[lane].size      <= size;
+      acc_q[lane].byte_mask <= a_mask_q >> a_addr_q[4:0];
+      acc_q[lane].data      <= a_data_q >> {a_addr_q[4:0], 3'b000};
+    end
+    if (mb_load) begin
+      mb_cta_q[mb_next_q]  <= m_dest_q.cta;
+      mb_off_q[mb_next_q]  <= m_off_q;
+      mb_word_q[mb_next_q] <= mbar_rd_word_i;
+    end
+    if (mb_update) mb_word_q[mb_idx_q] <= mb_word_out;
   end
 
   // Ports fed from the captured lane.

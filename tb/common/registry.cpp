@@ -17,6 +17,9 @@ const std::vector<BlockEntry>& blocks() {
        [](const CosimOptions& o) { return run_with_wave("mbarrier", o, cosim_mbarrier); }},
       {"coalescer", "stu_coalescer", "golden::coalesce", true,
        [](const CosimOptions& o) { return run_with_wave("coalescer", o, cosim_coalescer); }},
+      // The top, through the `stu run --on rtl` model, against the warp executor (one
+      // transaction: one warp store; no waveform rerun: the model has no trace hook yet).
+      {"store_unit", "stu_store_unit", "golden::execute / execute_sass", true, cosim_store_unit},
       // A deliberately broken coalescer (STU_BROKEN_LOWEST_LANE_WINS: the lowest lane wins a
       // byte written by two lanes), to show and test the failure report (docs/cosim.md).
       {"coalescer_broken", "stu_coalescer (-DSTU_BROKEN_LOWEST_LANE_WINS)", "golden::coalesce",

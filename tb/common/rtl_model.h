@@ -7,6 +7,7 @@
 // golden::execute or MachineState::apply.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,12 @@
 
 namespace stu::tb {
 
-std::unique_ptr<sts::StoreModel> make_rtl_model(const golden::ModelConfig& cfg);
+// The RTL model, with the clock cycles it has simulated (for the speed figure).
+class RtlStoreModel : public sts::StoreModel {
+ public:
+  virtual uint64_t cycles() const = 0;
+};
+
+std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg);
 
 }  // namespace stu::tb

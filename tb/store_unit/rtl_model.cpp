@@ -45,7 +45,7 @@ struct Decoded {
   std::array<std::array<uint8_t, 32>, 32> data{};
 };
 
-class RtlModel final : public sts::StoreModel {
+class RtlModel final : public RtlStoreModel {
  public:
   explicit RtlModel(const golden::ModelConfig& cfg)
       : image_(cfg), ctx_(std::make_unique<VerilatedContext>()) {
@@ -57,18 +57,10 @@ class RtlModel final : public sts::StoreModel {
     tick();
     dut_->rst_ni = 1;
     dut_->eval();
-    const uint64_t regs[] = {cfg.map.shared.base,
-                             cfg.map.shared.size,
-                             cfg.map.shared_cta_stride,
-                             cfg.map.local.base,
-                             cfg.map.local.size,
-                             cfg.map.param.base,
-                             cfg.map.param.size,
-                             cfg.map.konst.base,
-                             cfg.map.konst.size,
-                             cfg.cluster_ctas,
-                             cfg.shared_bytes,
-                             cfg.local_bytes,
+    const uint64_t regs[] = {cfg.map.shared.base, cfg.map.shared.size, cfg.map.shared_cta_stride,
+                             cfg.map.local.base,  cfg.map.local.size,  cfg.map.param.base,
+                             cfg.map.param.size,  cfg.map.konst.base,  cfg.map.konst.size,
+                             cfg.cluster_ctas,    cfg.shared_bytes,    cfg.local_bytes,
                              cfg.param_func_bytes};
     for (unsigned i = 0; i < 13; ++i) {
       dut_->cfg_valid_i = 1;
@@ -81,6 +73,7 @@ class RtlModel final : public sts::StoreModel {
   ~RtlModel() override { dut_->final(); }
 
   std::string_view name() const override { return "rtl"; }
+  uint64_t cycles() const override { return cycles_; }
   golden::MachineState& image() override { return image_; }
 
   void execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
@@ -182,6 +175,7 @@ class RtlModel final : public sts::StoreModel {
       out.set_fault(unsigned(__builtin_ctz(m)), golden::FaultKind::BadInstruction, 0);
   }
   void tick() {
+    ++cycles_;
     dut_->clk_i = 1;
     dut_->eval();
     dut_->clk_i = 0;
@@ -222,16 +216,19 @@ class RtlModel final : public sts::StoreModel {
       lfsr_ = lfsr_ >> 1 ^ (-(lfsr_ & 1u) & 0xB400u);
       u.req_ready_i = (lfsr_ & 3) != 0;
       u.ev_ready_i = (lfsr_ & 12) != 0;
+      u.clk_i = 0;
       u.eval();
       const bool taken = u.in_valid_i && u.in_ready_o;  // at this cycle's edge
-      // The memory side answers in the cycle it is asked.
-      u.alloc_rsp_valid_i = u.alloc_req_valid_o;
-      u.alloc_rsp_ok_i = u.alloc_req_valid_o &&
-                         image_.allocations().contains(u.alloc_req_addr_o, u.alloc_req_size_o);
-      u.mbar_rd_rsp_valid_i = u.mbar_rd_valid_o;
-      if (u.mbar_rd_valid_o)
-        u.mbar_rd_word_i = golden::encode(image_.mbar(u.mbar_rd_cta_o, u.mbar_rd_offset_o));
-      u.eval();
+      // The memory side answers in the cycle it is asked (then the outputs settle again).
+      if (u.alloc_req_valid_o || u.mbar_rd_valid_o) {
+        u.alloc_rsp_valid_i = u.alloc_req_valid_o;
+        u.alloc_rsp_ok_i = u.alloc_req_valid_o &&
+                           image_.allocations().contains(u.alloc_req_addr_o, u.alloc_req_size_o);
+        u.mbar_rd_rsp_valid_i = u.mbar_rd_valid_o;
+        if (u.mbar_rd_valid_o)
+          u.mbar_rd_word_i = golden::encode(image_.mbar(u.mbar_rd_cta_o, u.mbar_rd_offset_o));
+        u.eval();
+      }
       if (u.req_valid_o && u.req_ready_i) take_line(out);
       if (u.ev_valid_o && u.ev_ready_i)
         out.mbar.push_back(golden::MbarEvent{uint16_t(u.ev_cta_o), u.ev_offset_o, u.ev_bytes_o,
@@ -240,7 +237,9 @@ class RtlModel final : public sts::StoreModel {
         image_.set_mbar(u.mbar_wr_cta_o, u.mbar_wr_offset_o, golden::decode_mbar(u.mbar_wr_word_o));
       const bool done = u.st_valid_o && u.st_ready_i;
       if (done) take_status(out);
-      tick();
+      ++cycles_;
+      u.clk_i = 1;
+      u.eval();
       if (taken) u.in_valid_i = 0;
       u.alloc_rsp_valid_i = 0;
       u.mbar_rd_rsp_valid_i = 0;
@@ -284,7 +283,8 @@ class RtlModel final : public sts::StoreModel {
     const Vstu_store_unit& u = *dut_;
     for (unsigned l = 0; l < 32; ++l) {
       const auto k = golden::FaultKind(get_bits(u.st_fault_o, 5 * l, 5));
-      if (k != golden::FaultKind::None) out.set_fault(l, k, get_bits(u.st_fault_addr_o, 64 * l, 64));
+      if (k != golden::FaultKind::None)
+        out.set_fault(l, k, get_bits(u.st_fault_addr_o, 64 * l, 64));
     }
     out.stored_mask = u.st_stored_o;
     out.forced_align_mask = u.st_forced_o;
@@ -298,11 +298,12 @@ class RtlModel final : public sts::StoreModel {
   uint32_t lfsr_ = 0xACE1u;
   unsigned narrowed_scope_ = 0;
   std::string error_;
+  uint64_t cycles_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<sts::StoreModel> make_rtl_model(const golden::ModelConfig& cfg) {
+std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg) {
   return std::make_unique<RtlModel>(cfg);
 }
 
