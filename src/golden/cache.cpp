@@ -12,25 +12,48 @@ uint64_t line_of(uint64_t addr) { return addr & ~uint64_t(kLineBytes - 1); }
 LineByteMask operator|(LineByteMask a, LineByteMask b) { return {a.lo | b.lo, a.hi | b.hi}; }
 LineByteMask and_not(LineByteMask a, LineByteMask b) { return {a.lo & ~b.lo, a.hi & ~b.hi}; }
 
+// kByteLanes[b]: byte i is 0xFF when bit i of b is set (8 mask bits -> 8 data bytes).
+struct ByteLanes {
+  uint64_t v[256];
+};
+constexpr ByteLanes make_byte_lanes() {
+  ByteLanes t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (unsigned i = 0; i < 8; ++i)
+      if (b >> i & 1) t.v[b] |= uint64_t(0xFF) << (8 * i);
+  return t;
+}
+constexpr ByteLanes kByteLanes = make_byte_lanes();
+
+uint64_t lanes_of(const LineByteMask& m, unsigned word) {  // word 0..15: bytes 8w..8w+7
+  return kByteLanes.v[((word < 8 ? m.lo : m.hi) >> (8 * (word & 7))) & 0xFF];
+}
+
 // Copies the bytes of `src` under `mask` into `dst`.
 void merge_bytes(uint8_t* dst, const uint8_t* src, const LineByteMask& mask) {
-  for (unsigned half = 0; half < 2; ++half) {
-    uint64_t m = half ? mask.hi : mask.lo;
-    if (m == ~uint64_t(0)) {
-      std::memcpy(dst + 64 * half, src + 64 * half, 64);
-      continue;
-    }
-    for (; m; m &= m - 1) {
-      const unsigned i = 64 * half + unsigned(__builtin_ctzll(m));
-      dst[i] = src[i];
-    }
+  if ((mask.lo & mask.hi) == ~uint64_t(0)) {
+    std::memcpy(dst, src, kLineBytes);
+    return;
+  }
+  for (unsigned w = 0; w < kLineBytes / 8; ++w) {
+    const uint64_t m = lanes_of(mask, w);
+    uint64_t d, s;
+    std::memcpy(&d, dst + 8 * w, 8);
+    std::memcpy(&s, src + 8 * w, 8);
+    d = (d & ~m) | (s & m);
+    std::memcpy(dst + 8 * w, &d, 8);
   }
 }
 
 // Keeps only the bytes under `mask` (the others become 0).
 void keep_bytes(uint8_t* data, const LineByteMask& mask) {
-  for (unsigned i = 0; i < kLineBytes; ++i)
-    if (!mask.test(i)) data[i] = 0;
+  if ((mask.lo & mask.hi) == ~uint64_t(0)) return;
+  for (unsigned w = 0; w < kLineBytes / 8; ++w) {
+    uint64_t d;
+    std::memcpy(&d, data + 8 * w, 8);
+    d &= lanes_of(mask, w);
+    std::memcpy(data + 8 * w, &d, 8);
+  }
 }
 
 std::optional<EvictClass> class_of(L2Priority p) {
@@ -106,38 +129,40 @@ std::optional<SectoredCache> SectoredCache::create(const CacheGeometry& g, std::
 SectoredCache::SectoredCache(const CacheGeometry& g)
     : g_(g),
       sets_(g.sets()),
-      lines_(size_t(g.bytes / kLineBytes)),
+      tags_(size_t(g.bytes / kLineBytes), kNoLine),
+      keys_(size_t(g.bytes / kLineBytes), 0),
+      valid_(size_t(g.bytes / kLineBytes)),
+      dirty_(size_t(g.bytes / kLineBytes)),
       data_(size_t(g.bytes), uint8_t(0)) {}
 
 int SectoredCache::find(uint32_t set, uint64_t line) const {
-  const size_t base = size_t(set) * g_.ways;
-  for (uint32_t w = 0; w < g_.ways; ++w) {
-    const Line& l = lines_[base + w];
-    if (l.present && l.line == line) return int(w);
-  }
+  const uint64_t* tags = &tags_[size_t(set) * g_.ways];
+  for (uint32_t w = 0; w < g_.ways; ++w)
+    if (tags[w] == line) return int(w);
   return -1;
 }
 
 uint32_t SectoredCache::victim_way(uint32_t set) const {
-  const size_t base = size_t(set) * g_.ways;
+  const uint64_t* keys = &keys_[size_t(set) * g_.ways];
   uint32_t best = 0;
-  for (uint32_t w = 0; w < g_.ways; ++w) {
-    const Line& l = lines_[base + w];
-    if (!l.present) return w;  // rule 1: the lowest free way
-    const Line& b = lines_[base + best];
-    // rule 2: the lowest class, then the oldest stamp (stamps are unique)
-    if (l.cls < b.cls || (l.cls == b.cls && l.stamp < b.stamp)) best = w;
-  }
+  for (uint32_t w = 1; w < g_.ways; ++w)
+    if (keys[w] < keys[best]) best = w;
   return best;
 }
 
 void SectoredCache::take_out(size_t idx, CacheLineOut& out) const {
-  const Line& l = lines_[idx];
-  out.line = l.line;
-  out.valid = l.valid;
-  out.dirty = l.dirty;
-  out.cls = l.cls;
+  out.line = tags_[idx];
+  out.valid = valid_[idx];
+  out.dirty = dirty_[idx];
+  out.cls = class_of_key(keys_[idx]);
   std::memcpy(out.data.data(), &data_[idx * kLineBytes], kLineBytes);
+}
+
+void SectoredCache::free_way(size_t idx) {
+  tags_[idx] = kNoLine;
+  keys_[idx] = 0;
+  valid_[idx] = dirty_[idx] = LineByteMask{};
+  std::memset(&data_[idx * kLineBytes], 0, kLineBytes);
 }
 
 CacheLookup SectoredCache::lookup(uint64_t addr) const {
@@ -146,12 +171,12 @@ CacheLookup SectoredCache::lookup(uint64_t addr) const {
   r.set = set_of(line);
   const int w = find(r.set, line);
   if (w < 0) return r;
-  const Line& l = lines_[size_t(r.set) * g_.ways + unsigned(w)];
+  const size_t idx = size_t(r.set) * g_.ways + unsigned(w);
   r.hit = true;
   r.way = uint32_t(w);
-  r.valid = l.valid;
-  r.dirty = l.dirty;
-  r.cls = l.cls;
+  r.valid = valid_[idx];
+  r.dirty = dirty_[idx];
+  r.cls = class_of_key(keys_[idx]);
   return r;
 }
 
@@ -168,31 +193,29 @@ CacheWriteResult SectoredCache::write(const CacheWrite& wr) {
   r.set = set_of(line);
   const int found = find(r.set, line);
   size_t idx;
+  EvictClass cls;
   if (found >= 0) {
     r.hit = true;
     r.way = uint32_t(found);
     idx = size_t(r.set) * g_.ways + r.way;
-    if (wr.cls) lines_[idx].cls = *wr.cls;
+    cls = wr.cls.value_or(class_of_key(keys_[idx]));
   } else {
     if (!wr.allocate) return r;
     r.allocated = true;
     r.way = victim_way(r.set);
     idx = size_t(r.set) * g_.ways + r.way;
-    Line& l = lines_[idx];
-    if (l.present) {
+    if (tags_[idx] != kNoLine) {
       r.evicted = true;
       take_out(idx, r.victim);
     }
-    l = Line{};
-    l.present = true;
-    l.line = line;
-    l.cls = wr.cls.value_or(EvictClass::Normal);
-    std::memset(&data_[idx * kLineBytes], 0, kLineBytes);  // write-validate: no fill
+    free_way(idx);  // write-validate: no fill from below
+    tags_[idx] = line;
+    cls = wr.cls.value_or(EvictClass::Normal);
   }
-  Line& l = lines_[idx];
-  l.stamp = ++counter_;
-  l.valid = l.valid | wr.bytes;
-  l.dirty = wr.mode == WriteMode::Back ? l.dirty | wr.bytes : and_not(l.dirty, wr.bytes);
+  keys_[idx] = key(cls, ++counter_);
+  valid_[idx] = valid_[idx] | wr.bytes;
+  dirty_[idx] =
+      wr.mode == WriteMode::Back ? dirty_[idx] | wr.bytes : and_not(dirty_[idx], wr.bytes);
   if (wr.data) merge_bytes(&data_[idx * kLineBytes], wr.data, wr.bytes);
   return r;
 }
@@ -204,19 +227,17 @@ bool SectoredCache::invalidate(uint64_t addr, CacheLineOut* out) {
   if (w < 0) return false;
   const size_t idx = size_t(set) * g_.ways + unsigned(w);
   if (out) take_out(idx, *out);
-  lines_[idx] = Line{};
-  std::memset(&data_[idx * kLineBytes], 0, kLineBytes);
+  free_way(idx);
   return true;
 }
 
 size_t SectoredCache::flush(std::vector<CacheLineOut>& out) {
   size_t n = 0;
-  for (size_t idx = 0; idx < lines_.size(); ++idx) {  // set-major, then way
-    Line& l = lines_[idx];
-    if (!l.present || l.dirty.empty()) continue;
+  for (size_t idx = 0; idx < tags_.size(); ++idx) {  // set-major, then way
+    if (tags_[idx] == kNoLine || dirty_[idx].empty()) continue;
     out.emplace_back();
     take_out(idx, out.back());
-    l.dirty = LineByteMask{};
+    dirty_[idx] = LineByteMask{};
     ++n;
   }
   return n;
@@ -224,7 +245,7 @@ size_t SectoredCache::flush(std::vector<CacheLineOut>& out) {
 
 size_t SectoredCache::lines_present() const {
   size_t n = 0;
-  for (const Line& l : lines_) n += l.present;
+  for (uint64_t t : tags_) n += t != kNoLine;
   return n;
 }
 

@@ -131,23 +131,27 @@ class SectoredCache {
   size_t lines_present() const;
 
  private:
-  struct Line {
-    uint64_t line = 0;
-    uint64_t stamp = 0;
-    LineByteMask valid;
-    LineByteMask dirty;
-    EvictClass cls = EvictClass::Normal;
-    bool present = false;
-  };
+  // A way's replacement key: 0 when free, else (class + 1) << 56 | stamp, so the victim of
+  // a set is its way of smallest key (a free way first, then rule 2), the lowest way on ties.
+  static constexpr uint64_t kNoLine = 1;  // tag of a free way (no line address is odd)
+  static constexpr unsigned kClassShift = 56;
+  static uint64_t key(EvictClass c, uint64_t stamp) {
+    return (uint64_t(c) + 1) << kClassShift | stamp;
+  }
+  static EvictClass class_of_key(uint64_t k) { return EvictClass((k >> kClassShift) - 1); }
   explicit SectoredCache(const CacheGeometry& g);
   int find(uint32_t set, uint64_t line) const;
   uint32_t victim_way(uint32_t set) const;
   void take_out(size_t idx, CacheLineOut& out) const;
+  void free_way(size_t idx);
 
   CacheGeometry g_;
   uint32_t sets_ = 1;
-  uint64_t counter_ = 0;
-  std::vector<Line> lines_;    // set * ways + way
+  uint64_t counter_ = 0;        // write stamps (below 2^56)
+  std::vector<uint64_t> tags_;  // set * ways + way: the line address, or kNoLine
+  std::vector<uint64_t> keys_;  // replacement keys
+  std::vector<LineByteMask> valid_;
+  std::vector<LineByteMask> dirty_;
   std::vector<uint8_t> data_;  // (set * ways + way) * 128
 };
 
