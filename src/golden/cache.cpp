@@ -110,7 +110,7 @@ std::string CacheGeometry::check() const {
            std::to_string(ways) + ")";
   if (!pow2(bytes) || bytes < uint64_t(kLineBytes) * ways || bytes > kMaxBytes)
     return "bytes: must be a power of two in 128*ways (" +
-           std::to_string(uint64_t(kLineBytes) * ways) + ") .. 1 GiB (got " +
+           std::to_string(uint64_t(kLineBytes) * ways) + ") .. 64 MiB (got " +
            std::to_string(bytes) + ")";
   return {};
 }

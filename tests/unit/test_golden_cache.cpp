@@ -59,11 +59,16 @@ TEST(GoldenCacheGeometry, TooManyWaysNamesWays) {
 
 TEST(GoldenCacheGeometry, BytesNotPowerOfTwoNamesBytes) {
   EXPECT_EQ(CacheGeometry({1000, 2}).check(),
-            "bytes: must be a power of two in 128*ways (256) .. 1 GiB (got 1000)");
+            "bytes: must be a power of two in 128*ways (256) .. 64 MiB (got 1000)");
 }
 
 TEST(GoldenCacheGeometry, BytesBelowOneLinePerWayNamesBytes) {
   EXPECT_EQ(CacheGeometry({128, 2}).check().rfind("bytes:", 0), 0u);
+}
+
+TEST(GoldenCacheGeometry, BytesAbove64MiBNamesBytes) {
+  EXPECT_EQ(CacheGeometry({uint64_t(128) << 20, 16}).check().rfind("bytes:", 0), 0u);
+  EXPECT_EQ(CacheGeometry({uint64_t(64) << 20, 16}).check(), "");
 }
 
 TEST(GoldenCacheGeometry, CreateReportsTheError) {

@@ -28,7 +28,7 @@ TEST(StsCache, BadBytesIsAnErrorAtItsKey) {
   ASSERT_EQ(d.error_count(), 1u);
   EXPECT_EQ(diag(d, 0),
             "1:10: bad cache configuration: l1 bytes: must be a power of two in 128*ways (256) .. "
-            "1 GiB (got 1000)");
+            "64 MiB (got 1000)");
 }
 
 TEST(StsCache, BadWaysIsAnErrorAtItsKey) {

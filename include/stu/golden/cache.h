@@ -49,12 +49,12 @@ struct CacheGeometry {
   uint32_t ways = 0;
 
   static constexpr uint32_t kMaxWays = 64;
-  static constexpr uint64_t kMaxBytes = uint64_t(1) << 30;  // 1 GiB
+  static constexpr uint64_t kMaxBytes = uint64_t(64) << 20;  // 64 MiB: a whole H100 L2 fits
 
   uint32_t sets() const { return ways ? uint32_t(bytes / kLineBytes / ways) : 0; }
   // Empty when valid; otherwise the first bad field and why:
   //   "ways: must be a power of two in 1..64 (got 3)"
-  //   "bytes: must be a power of two in 128*ways .. 1 GiB (got 1000)"
+  //   "bytes: must be a power of two in 128*ways .. 64 MiB (got 1000)"
   std::string check() const;
 };
 
