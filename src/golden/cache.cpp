@@ -90,6 +90,12 @@ std::optional<EvictClass> evict_class_from_string(std::string_view s) {
   return std::nullopt;
 }
 
+std::optional<DramCause> dram_cause_from_string(std::string_view s) {
+  for (DramCause c : {DramCause::Eviction, DramCause::WriteThrough, DramCause::Flush})
+    if (s == to_string(c)) return c;
+  return std::nullopt;
+}
+
 std::string_view to_string(DramCause c) {
   switch (c) {
     case DramCause::Eviction:
@@ -321,6 +327,12 @@ L2StoreAction l2_store_action(const CacheAttrs& a, const Ordering& o, uint64_t l
 
 // --- write buffer --------------------------------------------------------------------------
 
+std::string WriteBuffer::check(unsigned entries) {
+  if (entries >= 1 && entries <= kMaxEntries) return {};
+  return "entries: must be 1.." + std::to_string(kMaxEntries) + " (got " + std::to_string(entries) +
+         ")";
+}
+
 WriteBuffer::WriteBuffer(unsigned entries)
     : ring_(entries < 1             ? 1
             : entries > kMaxEntries ? kMaxEntries
@@ -374,9 +386,8 @@ std::string HierarchyConfig::check() const {
   if (!bad.empty()) return "l1 " + bad;
   bad = l2.check();
   if (!bad.empty()) return "l2 " + bad;
-  if (write_buffer < 1 || write_buffer > WriteBuffer::kMaxEntries)
-    return "write_buffer: must be 1.." + std::to_string(WriteBuffer::kMaxEntries) +
-           " entries (got " + std::to_string(write_buffer) + ")";
+  bad = WriteBuffer::check(write_buffer);
+  if (!bad.empty()) return "write_buffer " + bad;
   return {};
 }
 

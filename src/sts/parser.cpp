@@ -291,20 +291,12 @@ class Parser {
         (level == "l1" ? h.l1 : h.l2).bytes = v;
     }
     // The error names its field: report it at that key (or at the level when left out).
-    std::string bad;
-    if (level == "write_buffer") {
-      golden::HierarchyConfig only;
-      only.write_buffer = h.write_buffer;
-      bad = only.check();
-      if (!bad.empty()) bad = "write_buffer entries" + bad.substr(bad.find(':'));
-    } else {
-      bad = (level == "l1" ? h.l1 : h.l2).check();
-      if (!bad.empty()) bad = level + " " + bad;
-    }
+    const std::string bad = level == "write_buffer" ? golden::WriteBuffer::check(h.write_buffer)
+                            : level == "l1"         ? h.l1.check()
+                                                    : h.l2.check();
     if (bad.empty()) return true;
-    const std::string field = bad.substr(bad.find(' ') + 1, bad.find(':') - bad.find(' ') - 1);
-    const KV* at = s.kv(field);
-    return error(at ? at->loc : t.loc, "bad cache configuration: " + bad);
+    const KV* at = s.kv(bad.substr(0, bad.find(':')));
+    return error(at ? at->loc : t.loc, "bad cache configuration: " + level + " " + bad);
   }
 
   // --- locations --------------------------------------------------------------------------
@@ -610,11 +602,7 @@ class Parser {
           !allowed_keys(s, {"addr", "bytemask_lo", "bytemask_hi", "cause"}))
         return false;
       const KV* c = s.kv("cause");
-      bool known = !c;
-      for (auto k :
-           {golden::DramCause::Eviction, golden::DramCause::WriteThrough, golden::DramCause::Flush})
-        known |= c && c->word == golden::to_string(k);
-      return known ||
+      return !c || golden::dram_cause_from_string(c->word) ||
              error(c->loc, "unknown cause '" + c->word + "' (eviction, write_through or flush)");
     }
     return error(t, "unknown expectation '" + what + "'");

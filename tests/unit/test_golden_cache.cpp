@@ -83,7 +83,7 @@ TEST(GoldenCacheGeometry, HierarchyErrorNamesTheLevel) {
   EXPECT_EQ(c.check().rfind("l2 ways:", 0), 0u);
   c.l2 = {4096, 4};
   c.write_buffer = 0;
-  EXPECT_EQ(c.check(), "write_buffer: must be 1..64 entries (got 0)");
+  EXPECT_EQ(c.check(), "write_buffer entries: must be 1..64 (got 0)");
 }
 
 // --- hits, misses, victims in the 2-set, 2-way cache ------------------------------------------

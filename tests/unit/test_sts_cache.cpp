@@ -44,7 +44,7 @@ TEST(StsCache, BadWriteBufferSizeIsAnErrorAtItsKey) {
   EXPECT_FALSE(run("cache write_buffer entries=65\n", d).parsed);
   ASSERT_EQ(d.error_count(), 1u);
   EXPECT_EQ(diag(d, 0),
-            "1:20: bad cache configuration: write_buffer entries: must be 1..64 entries (got 65)");
+            "1:20: bad cache configuration: write_buffer entries: must be 1..64 (got 65)");
 }
 
 TEST(StsCache, UnknownLevelIsAnError) {

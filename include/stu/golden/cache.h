@@ -213,6 +213,8 @@ struct WbPush {
 class WriteBuffer {
  public:
   static constexpr unsigned kMaxEntries = 64;
+  // Empty when 1..kMaxEntries; else "entries: must be 1..64 (got 0)".
+  static std::string check(unsigned entries);
   explicit WriteBuffer(unsigned entries);  // clamped to 1..kMaxEntries
 
   WbPush push(const WbEntry& e, bool release, std::vector<WbEntry>& out);
@@ -235,7 +237,7 @@ struct HierarchyConfig {
   CacheGeometry l1{32 << 10, 4};
   CacheGeometry l2{256 << 10, 16};
   unsigned write_buffer = 8;  // entries, 1..64
-  // Empty when valid; else "l1 ways: ...", "l2 bytes: ...", "write_buffer: ...".
+  // Empty when valid; else "l1 ways: ...", "l2 bytes: ...", "write_buffer entries: ...".
   std::string check() const;
 };
 
@@ -259,6 +261,7 @@ struct L2Write {
 
 enum class DramCause : uint8_t { Eviction, WriteThrough, Flush };
 std::string_view to_string(DramCause c);  // "eviction", "write_through", "flush"
+std::optional<DramCause> dram_cause_from_string(std::string_view s);
 
 struct DramWrite {
   uint64_t line = 0;
