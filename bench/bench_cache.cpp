@@ -124,7 +124,7 @@ void BM_HierarchyRandomSectorWrites(benchmark::State& state) {
     r.lines[0].bytes = sector_mask(a);
     ev.clear();
     h.store(r, ev);
-    merged += ev.merged;
+    merged += ev.merged();
     benchmark::DoNotOptimize(ev.l2.data());
   }
   state.SetItemsProcessed(int64_t(state.iterations()));

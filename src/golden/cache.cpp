@@ -437,7 +437,6 @@ void MemoryHierarchy::store_line(const LineRequest& req, const CacheAttrs& attrs
     ev.evicted = res.evicted;
     ev.victim_line = res.victim.line;
   }
-  out.l1.push_back(ev);
   // Write buffer, then whatever left it into the L2.
   WbEntry e;
   e.line = ev.line;
@@ -446,7 +445,8 @@ void MemoryHierarchy::store_line(const LineRequest& req, const CacheAttrs& attrs
   e.l2 = l2_store_action(attrs, order, ev.line);
   e.mergeable = !order.strong && !order.mmio;
   leaving_.clear();
-  if (wb_.push(e, release_point, leaving_).merged) ++out.merged;
+  ev.wb = wb_.push(e, release_point, leaving_);
+  out.l1.push_back(ev);
   to_l2(out);
 }
 

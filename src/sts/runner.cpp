@@ -485,9 +485,10 @@ void Runner::trace_caches(std::ostream& os) {
     if (e.invalidated) os << ", invalidated";
     if (e.allocated) os << ", allocated";
     if (e.evicted) os << ", evicted " << hex(e.victim_line);
+    if (e.wb.merged) os << "; write buffer: merged";
+    if (e.wb.drained) os << "; write buffer: " << e.wb.drained << " left";
     os << "\n";
   }
-  if (ev->merged) os << "  write buffer: " << ev->merged << " merged\n";
   for (const golden::L2Write& w : ev->l2) {
     os << "  l2 " << hex(w.req.line) << ": " << (w.hit ? "hit" : "miss");
     if (w.allocated) os << ", allocated";

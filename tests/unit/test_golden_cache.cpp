@@ -473,7 +473,7 @@ TEST(GoldenWriteBuffer, MmioStoresAreNeverMerged) {
   HierarchyEvents ev;
   h.store(r, ev);
   h.store(r, ev);
-  EXPECT_EQ(ev.merged, 0u);
+  EXPECT_EQ(ev.merged(), 0u);
   EXPECT_EQ(h.write_buffer().size(), 2u);
 }
 
@@ -661,6 +661,20 @@ TEST(GoldenHierarchy, ReleaseStoreDrainsEarlierStoresToTheL2First) {
   ASSERT_EQ(ev.l2.size(), 1u);
   EXPECT_EQ(ev.l2[0].req.line, 0x000u);
   EXPECT_EQ(h.write_buffer().size(), 1u);
+  ASSERT_EQ(ev.l1.size(), 1u);
+  EXPECT_EQ(ev.l1[0].wb.drained, 1u);  // the release's own event says what it pushed out
+  EXPECT_FALSE(ev.l1[0].wb.merged);
+}
+
+TEST(GoldenHierarchy, MergedRequestIsReportedOnItsEvent) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 0, 4, 1), ev);
+  h.store(store(0x000, 4, 4, 2), ev);
+  ASSERT_EQ(ev.l1.size(), 2u);
+  EXPECT_FALSE(ev.l1[0].wb.merged);
+  EXPECT_TRUE(ev.l1[1].wb.merged);
+  EXPECT_EQ(ev.merged(), 1u);
 }
 
 TEST(GoldenHierarchy, SharedLinesAreNotCached) {
@@ -711,7 +725,7 @@ TEST(GoldenHierarchy, RandomStreamsFlushToTheStoredImage) {
         for (unsigned i = 0; i < kLineBytes; ++i)
           if (d.bytes.test(i)) dram[d.line + i] = d.data[i];
       dram_writes += ev.dram.size();
-      merged += ev.merged;
+      merged += ev.merged();
       ev.clear();
     };
     for (int k = 0; k < 400; ++k) {

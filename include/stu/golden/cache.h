@@ -241,6 +241,7 @@ struct HierarchyConfig {
   std::string check() const;
 };
 
+// One per global line request: what the L1 did, and the write buffer's answer.
 struct L1Event {
   uint64_t line = 0;
   L1StoreAction action;
@@ -249,6 +250,7 @@ struct L1Event {
   bool invalidated = false;  // a hit dropped by the action
   bool evicted = false;      // the allocation replaced a line (never dirty: write-through)
   uint64_t victim_line = 0;
+  WbPush wb;  // merged, or how many entries it pushed out (they are the next L2 writes)
 };
 
 struct L2Write {
@@ -273,12 +275,16 @@ struct DramWrite {
 // What a call did, in order. The caller owns it and clears it (capacity is kept).
 struct HierarchyEvents {
   std::vector<L1Event> l1;
-  uint32_t merged = 0;  // line requests merged in the write buffer
   std::vector<L2Write> l2;
   std::vector<DramWrite> dram;
+  // Line requests merged in the write buffer.
+  uint32_t merged() const {
+    uint32_t n = 0;
+    for (const L1Event& e : l1) n += e.wb.merged;
+    return n;
+  }
   void clear() {
     l1.clear();
-    merged = 0;
     l2.clear();
     dram.clear();
   }
