@@ -796,6 +796,17 @@ TEST(GoldenHierarchy, RandomStreamsFlushToTheStoredImage) {
     h.flush(ev);
     apply();
     ASSERT_EQ(h.write_buffer().size(), 0u);
+    // Every valid L2 byte holds the last value stored there, and no line is dirty.
+    for (uint64_t line = 0x10000; line < 0x10000 + 24 * kLineBytes; line += kLineBytes) {
+      const CacheLookup l = h.l2().lookup(line);
+      if (!l.hit) continue;
+      ASSERT_TRUE(l.dirty.empty()) << "seed " << seed << " run " << run;
+      const uint8_t* d = h.l2().data(line);
+      for (unsigned i = 0; i < kLineBytes; ++i) {
+        if (!l.valid.test(i)) continue;
+        ASSERT_EQ(int(d[i]), int(want[line + i])) << "seed " << seed << " run " << run;
+      }
+    }
     ASSERT_EQ(dram.size(), want.size()) << "seed " << seed << " run " << run;
     for (const auto& [addr, value] : want)
       ASSERT_EQ(int(dram[addr]), int(value))
