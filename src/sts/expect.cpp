@@ -16,6 +16,19 @@ void Runner::expect(const Stmt& s) {
   const std::string& w = s.word;
   if (w == "memory") return expect_memory(s);
   if (w == "mbarrier") return expect_mbarrier(s);
+  if (w == "l1" || w == "l2") return expect_cache_line(s);
+  if (w == "dram_write") return expect_dram_write(s);
+  if (w == "write_buffer" || w == "dram_writes") {
+    const golden::MemoryHierarchy* h = need_caches(s);
+    uint64_t want;
+    if (!h || !eval(s.exprs[0], env(), want)) return;
+    const std::vector<golden::DramWrite>* log = model_.dram_writes();
+    const uint64_t got = w == "write_buffer" ? h->write_buffer().size() : log ? log->size() : 0;
+    if (got != want)
+      fail(s.loc, "expectation failed: " + w + ": expected " + std::to_string(want) + ", actual " +
+                      std::to_string(got));
+    return;
+  }
   if (!need_last(s)) return;
   if (w == "faults") {
     if (last_.fault_mask) {
@@ -127,6 +140,54 @@ void Runner::expect_cache(const Stmt& s) {
   f.word("l2", c.l2 ? std::string(isa::to_string(*c.l2)) : "none");
   f.word("policy", c.has_policy ? c.policy.str() : "none");
   f.report("cache");
+}
+const golden::MemoryHierarchy* Runner::need_caches(const Stmt& s) {
+  const golden::MemoryHierarchy* h = model_.caches();
+  if (!h) fail(s.loc, "the " + std::string(model_.name()) + " model keeps no caches");
+  return h;
+}
+void Runner::expect_cache_line(const Stmt& s) {
+  const golden::MemoryHierarchy* h = need_caches(s);
+  uint64_t addr;
+  if (!h || !eval(s.exprs[0], env(), addr)) return;
+  if (addr % golden::kLineBytes)
+    return fail(s.loc, hex(addr) + " is not a line address (a multiple of 128)");
+  const golden::CacheLookup l = (s.word == "l1" ? h->l1() : h->l2()).lookup(addr);
+  const std::string what = s.word + " " + hex(addr);
+  if (s.word2 == "absent") {
+    if (l.hit)
+      fail(s.loc, "expectation failed: " + what + ": expected absent, actual present (set " +
+                      std::to_string(l.set) + " way " + std::to_string(l.way) + ")");
+    return;
+  }
+  if (!l.hit)
+    return fail(s.loc, "expectation failed: " + what + ": expected present, actual absent");
+  using As = FieldDiffs::As;
+  FieldDiffs f(*this, s);
+  f.number("valid_lo", l.valid.lo, As::Hex);
+  f.number("valid_hi", l.valid.hi, As::Hex);
+  f.number("dirty_lo", l.dirty.lo, As::Hex);
+  f.number("dirty_hi", l.dirty.hi, As::Hex);
+  f.number("sectors", l.valid.sectors(), As::Hex);
+  f.word("class", std::string(golden::to_string(l.cls)));
+  f.report(what);
+}
+void Runner::expect_dram_write(const Stmt& s) {
+  uint64_t idx;
+  if (!need_caches(s) || !eval(s.exprs[0], env(), idx)) return;
+  const std::vector<golden::DramWrite>* log = model_.dram_writes();
+  const size_t n = log ? log->size() : 0;
+  if (idx >= n)
+    return fail(s.loc, "expectation failed: dram_write " + std::to_string(idx) +
+                           " does not exist (" + std::to_string(n) + " DRAM writes)");
+  const golden::DramWrite& d = (*log)[idx];
+  using As = FieldDiffs::As;
+  FieldDiffs f(*this, s);
+  f.number("addr", d.line, As::Hex);
+  f.number("bytemask_lo", d.bytes.lo, As::Hex);
+  f.number("bytemask_hi", d.bytes.hi, As::Hex);
+  f.word("cause", std::string(golden::to_string(d.cause)));
+  f.report("dram_write " + std::to_string(idx));
 }
 void Runner::expect_mbarrier(const Stmt& s) {
   uint64_t cta, addr;

@@ -14,7 +14,7 @@ namespace {
 // Keys whose value is a word rather than an expression.
 bool word_key(std::string_view k) {
   return k == "name" || k == "space" || k == "sem" || k == "scope" || k == "cop" || k == "l1" ||
-         k == "l2" || k == "policy";
+         k == "l2" || k == "policy" || k == "class" || k == "cause";
 }
 
 class Parser {
@@ -93,6 +93,17 @@ class Parser {
   bool error(const Tok& t, const std::string& msg) {
     d_.error(t.loc, msg);
     return false;
+  }
+  bool error(Loc loc, const std::string& msg) {
+    d_.error(loc, msg);
+    return false;
+  }
+  // Cache statements and expectations need caches configured in the header.
+  bool need_caches(const Tok& t, const std::string& what) {
+    return p_.caches.has_value() ||
+           error(t, "'" + what +
+                        "' needs caches: configure them in the header ('cache l1 bytes=N ways=N', "
+                        "'cache l2 ...', 'cache write_buffer entries=N')");
   }
   bool expect_end() {
     if (at_end()) return true;
@@ -202,6 +213,7 @@ class Parser {
           w == "force" ? golden::MisalignMode::ForceAlign : golden::MisalignMode::Fault;
       return expect_end();
     }
+    if (key == "cache") return cache_config();
     if (key == "window") {
       std::string name;
       const Tok t = tok();
@@ -248,6 +260,43 @@ class Parser {
       c.fill = uint8_t(v);
     }
     return true;
+  }
+
+  // `cache l1|l2 [bytes=N] [ways=N]`, `cache write_buffer entries=N`: the first turns the
+  // cache hierarchy on with the defaults of golden::HierarchyConfig.
+  bool cache_config() {
+    const Tok t = tok();
+    std::string level;
+    if (!word(level, "a cache level (l1, l2 or write_buffer)")) return false;
+    if (level != "l1" && level != "l2" && level != "write_buffer")
+      return error(t, "unknown cache level '" + level + "' (expected l1, l2 or write_buffer)");
+    Stmt s;
+    if (!kvs(s.kvs) || !expect_end()) return false;
+    if (!(level == "write_buffer" ? allowed_keys(s, {"entries"})
+                                  : allowed_keys(s, {"bytes", "ways"})))
+      return false;
+    if (!p_.caches) p_.caches.emplace();
+    golden::HierarchyConfig& h = *p_.caches;
+    for (const KV& kv : s.kvs) {
+      bool ok = true;
+      const uint64_t v = const_value(kv.expr, ok);
+      if (!ok) return false;
+      if (kv.key != "bytes" && v > 0xFFFFFFFFu)
+        return error(kv.loc, level + " " + kv.key + ": value out of range");
+      if (kv.key == "entries")
+        h.write_buffer = unsigned(v);
+      else if (kv.key == "ways")
+        (level == "l1" ? h.l1 : h.l2).ways = uint32_t(v);
+      else
+        (level == "l1" ? h.l1 : h.l2).bytes = v;
+    }
+    // The error names its field: report it at that key (or at the level when left out).
+    const std::string bad = level == "write_buffer" ? golden::WriteBuffer::check(h.write_buffer)
+                            : level == "l1"         ? h.l1.check()
+                                                    : h.l2.check();
+    if (bad.empty()) return true;
+    const KV* at = s.kv(bad.substr(0, bad.find(':')));
+    return error(at ? at->loc : t.loc, "bad cache configuration: " + level + " " + bad);
   }
 
   // --- locations --------------------------------------------------------------------------
@@ -334,9 +383,9 @@ class Parser {
     std::string kw;
     if (!word(kw, "a statement (see docs/sts-format.md)")) return;
     static const char* const kConfig[] = {
-        "target", "ptx",           "cluster",         "warps",    "shared",
-        "local",  "param_func",    "kernel_param",    "const",    "fill",
-        "window", "shared_stride", "sass_misaligned", "sass_regs"};
+        "target", "ptx",           "cluster",         "warps",     "shared",
+        "local",  "param_func",    "kernel_param",    "const",     "fill",
+        "window", "shared_stride", "sass_misaligned", "sass_regs", "cache"};
     for (const char* c : kConfig) {
       if (kw == c) {
         config(kw);
@@ -403,6 +452,10 @@ class Parser {
     } else if (kw == "exec") {
       s.kind = StmtKind::Exec;
       ok = kvs(s.kvs) && expect_end() && allowed_keys(s, {"cta", "warp", "mask"});
+    } else if (kw == "drain" || kw == "flush") {
+      s.kind = StmtKind::Caches;
+      s.word = kw;
+      ok = need_caches(first, kw) && expect_end();
     } else if (kw == "expect") {
       s.kind = StmtKind::Expect;
       ok = expectation(s);
@@ -515,6 +568,42 @@ class Parser {
     }
     if (what == "cache") {
       return kvs(s.kvs) && expect_end() && allowed_keys(s, {"cop", "l1", "l2", "policy"});
+    }
+    if (what == "l1" || what == "l2") {  // expect l1|l2 ADDR absent | [key=value ...]
+      if (!need_caches(t, "expect " + what)) return false;
+      const int e = expr();
+      if (e < 0) return false;
+      s.exprs.push_back(e);
+      if (tok().is_word("absent")) {
+        s.word2 = "absent";
+        ++pos_;
+        return expect_end();
+      }
+      if (!kvs(s.kvs) || !expect_end() ||
+          !allowed_keys(s, {"valid_lo", "valid_hi", "dirty_lo", "dirty_hi", "sectors", "class"}))
+        return false;
+      const KV* c = s.kv("class");
+      return !c || golden::evict_class_from_string(c->word) ||
+             error(c->loc, "unknown eviction class '" + c->word + "' (first, normal or last)");
+    }
+    if (what == "write_buffer" || what == "dram_writes") {
+      if (!need_caches(t, "expect " + what)) return false;
+      const int e = expr();
+      if (e < 0) return false;
+      s.exprs.push_back(e);
+      return expect_end();
+    }
+    if (what == "dram_write") {  // expect dram_write I [addr=] [bytemask_lo/hi=] [cause=]
+      if (!need_caches(t, "expect " + what)) return false;
+      const int e = expr();
+      if (e < 0) return false;
+      s.exprs.push_back(e);
+      if (!kvs(s.kvs) || !expect_end() ||
+          !allowed_keys(s, {"addr", "bytemask_lo", "bytemask_hi", "cause"}))
+        return false;
+      const KV* c = s.kv("cause");
+      return !c || golden::dram_cause_from_string(c->word) ||
+             error(c->loc, "unknown cause '" + c->word + "' (eviction, write_through or flush)");
     }
     return error(t, "unknown expectation '" + what + "'");
   }

@@ -128,6 +128,8 @@ void Runner::step(const Stmt& s) {
       return ptx(s);
     case StmtKind::Sass:
       return sass(s);
+    case StmtKind::Caches:
+      return caches(s);
     case StmtKind::Expect:
       return expect(s);
   }
@@ -473,6 +475,36 @@ void Runner::after_store(const Stmt& s) {
   for (const golden::MbarEvent& e : last_.mbar)
     os << "  mbarrier cta " << e.cta << " " << hex(e.offset) << ": complete_tx " << e.bytes
        << (e.phase_completed ? " (phase completed)" : "") << "\n";
+  trace_caches(os);
+}
+void Runner::caches(const Stmt& s) {
+  if (!need_caches(s)) return;
+  model_.drain_caches(s.word == "flush");
+  if (!o_.trace) return;
+  *o_.trace << "line " << s.loc.line << ": " << s.word << "\n";
+  trace_caches(*o_.trace);
+}
+void Runner::trace_caches(std::ostream& os) {
+  const golden::HierarchyEvents* ev = model_.cache_events();
+  if (!ev) return;
+  for (const golden::L1Event& e : ev->l1) {
+    os << "  l1 " << hex(e.line) << ": " << (e.hit ? "hit" : "miss");
+    if (e.invalidated) os << ", invalidated";
+    if (e.allocated) os << ", allocated";
+    if (e.evicted) os << ", evicted " << hex(e.victim_line);
+    if (e.wb.merged) os << "; write buffer: merged";
+    if (e.wb.drained) os << "; write buffer: " << e.wb.drained << " left";
+    os << "\n";
+  }
+  for (const golden::L2Write& w : ev->l2) {
+    os << "  l2 " << hex(w.req.line) << ": " << (w.hit ? "hit" : "miss");
+    if (w.allocated) os << ", allocated";
+    if (w.evicted) os << ", evicted " << hex(w.victim_line);
+    os << ", bytes " << w.req.bytes.count() << "\n";
+  }
+  for (const golden::DramWrite& d : ev->dram)
+    os << "  dram " << hex(d.line) << ": " << golden::to_string(d.cause) << ", bytes "
+       << d.bytes.count() << "\n";
 }
 RunSummary run(const Program& program, StoreModel& model, const RunOptions& opts,
                Diagnostics& diags) {
@@ -485,7 +517,7 @@ RunSummary run(const Program& program, StoreModel& model, const RunOptions& opts
 RunSummary run(std::string_view text, const RunOptions& opts, Diagnostics& diags) {
   Program program;
   if (!parse(text, program, diags)) return RunSummary{};
-  GoldenModel model(program.cfg);
+  GoldenModel model(program.cfg, program.caches);
   return run(program, model, opts, diags);
 }
 

@@ -75,6 +75,8 @@ class Runner {
   void ptx(const Stmt& s);
   void sass(const Stmt& s);
   void after_store(const Stmt& s);
+  void caches(const Stmt& s);  // drain, flush
+  void trace_caches(std::ostream& os);
   // --- expectations -----------------------------------------------------------------------
   bool need_last(const Stmt& s);
   void expect(const Stmt& s);
@@ -124,6 +126,10 @@ class Runner {
   void expect_order(const Stmt& s);
   void expect_cache(const Stmt& s);
   void expect_mbarrier(const Stmt& s);
+  void expect_cache_line(const Stmt& s);  // expect l1|l2 ADDR ...
+  void expect_dram_write(const Stmt& s);
+  // The model's caches, or nullptr after reporting that it keeps none.
+  const golden::MemoryHierarchy* need_caches(const Stmt& s);
   void expect_memory(const Stmt& s);
   // --- dump -------------------------------------------------------------------------------
   void rows(std::ostream& os, const uint8_t* data, size_t n, uint64_t base, int width);

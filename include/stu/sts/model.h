@@ -4,9 +4,12 @@
 // the TLM model implement the same interface with their own datapaths (docs/architecture.md).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "stu/golden/cache.h"
 #include "stu/golden/config.h"
 #include "stu/golden/executor.h"
 #include "stu/golden/state.h"
@@ -34,26 +37,69 @@ class StoreModel {
   virtual bool supports(const isa::Instruction&, std::string&) const { return true; }
   // A failure of the model itself in the last store (an RTL assertion, a hang); empty when none.
   virtual std::string take_error() { return {}; }
+
+  // The caches (L1, write buffer, L2 slice) the model keeps when the test configures them
+  // (`cache` lines in the header); nullptr otherwise. Cache expectations read their state.
+  virtual const golden::MemoryHierarchy* caches() const { return nullptr; }
+  // `drain`: the write buffer drains into the L2; `flush`: then every dirty L2 line goes to
+  // DRAM.
+  virtual void drain_caches(bool flush) { (void)flush; }
+  // What the caches did in the last store, drain or flush (nullptr without caches).
+  virtual const golden::HierarchyEvents* cache_events() const { return nullptr; }
+  // Every DRAM write so far, in order (nullptr without caches).
+  virtual const std::vector<golden::DramWrite>* dram_writes() const { return nullptr; }
 };
 
-// The golden reference model (golden::execute / execute_sass on its own MachineState).
+// The golden reference model (golden::execute / execute_sass on its own MachineState). With
+// caches configured, the global line requests of every store also go through a
+// golden::MemoryHierarchy; the memory image is the architectural state either way.
 class GoldenModel final : public StoreModel {
  public:
-  explicit GoldenModel(const golden::ModelConfig& cfg) : state_(cfg) {}
+  explicit GoldenModel(const golden::ModelConfig& cfg,
+                       const std::optional<golden::HierarchyConfig>& caches = std::nullopt)
+      : state_(cfg) {
+    if (caches) caches_ = golden::MemoryHierarchy::create(*caches);
+  }
   std::string_view name() const override { return "golden"; }
   golden::MachineState& image() override { return state_; }
   void execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
                const golden::WarpOperands& ops, golden::StoreResult& out) override {
     golden::execute(state_, ins, ctx, ops, out, scratch_);
+    to_caches(out);
   }
   void execute_sass(const isa::SassSt& st, const golden::WarpContext& ctx,
                     const golden::SassRegisterFile& regs, golden::StoreResult& out) override {
     golden::execute_sass(state_, st, ctx, regs, out, scratch_);
+    to_caches(out);
+  }
+  const golden::MemoryHierarchy* caches() const override { return caches_ ? &*caches_ : nullptr; }
+  void drain_caches(bool flush) override {
+    if (!caches_) return;
+    events_.clear();
+    flush ? caches_->flush(events_) : caches_->drain(events_);
+    log_dram();
+  }
+  const golden::HierarchyEvents* cache_events() const override {
+    return caches_ ? &events_ : nullptr;
+  }
+  const std::vector<golden::DramWrite>* dram_writes() const override {
+    return caches_ ? &dram_ : nullptr;
   }
 
  private:
+  void to_caches(const golden::StoreResult& out) {
+    if (!caches_) return;
+    events_.clear();
+    caches_->store(out, events_);
+    log_dram();
+  }
+  void log_dram() { dram_.insert(dram_.end(), events_.dram.begin(), events_.dram.end()); }
+
   golden::MachineState state_;
   golden::Scratch scratch_;
+  std::optional<golden::MemoryHierarchy> caches_;
+  golden::HierarchyEvents events_;
+  std::vector<golden::DramWrite> dram_;
 };
 
 }  // namespace stu::sts

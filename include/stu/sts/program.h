@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "stu/diag.h"
+#include "stu/golden/cache.h"
 #include "stu/golden/config.h"
 #include "stu/golden/state.h"
 #include "stu/isa/instruction.h"
@@ -47,6 +49,7 @@ enum class StmtKind : uint8_t {
   Exec,
   Ptx,
   Sass,
+  Caches,  // `drain` or `flush` (word)
   Expect
 };
 
@@ -74,6 +77,8 @@ struct Stmt {
 
 struct Program {
   golden::ModelConfig cfg;
+  // The L1, write buffer and L2 global stores go through, when the header has a `cache` line.
+  std::optional<golden::HierarchyConfig> caches;
   isa::Target target{100, isa::Target::Suffix::Arch};
   isa::PtxVersion version = isa::kPtxasMaxVersion;
   Exprs exprs;

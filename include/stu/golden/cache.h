@@ -1,0 +1,330 @@
+// The cache piece: an untimed, functional, deterministic model of the caches global stores
+// go through (docs/golden.md, section "Caches").
+//
+// - SectoredCache: one sectored cache (128-byte lines of four 32-byte sectors, power-of-two
+//   sets and ways), with per-byte valid and dirty masks, the line's data, an eviction class
+//   per line and a two-line replacement rule. The L1 and one L2 slice are both instances.
+// - The policy functions: l1_store_action and l2_store_action / l2_store_class turn a store's
+//   cache operator, eviction qualifiers, decoded cache policy and ordering into what each
+//   level does. Pure functions, one table each.
+// - WriteBuffer: the L1-to-L2 write buffer, with its merge rule (weak stores only) and the
+//   release drain point.
+// - MemoryHierarchy: L1 + write buffer + L2 + the DRAM port, fed with the golden StoreResult
+//   of global stores; it reports every L1 action, L2 write and DRAM write in order.
+//
+// Every decision is an output (a result struct). No global state, no exceptions: a bad
+// geometry is an error string, and create() returns nothing. After construction no access
+// allocates memory (results are fixed-size; event lists are the caller's, reused).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stu/golden/access.h"
+#include "stu/golden/executor.h"
+#include "stu/golden/policy.h"
+
+namespace stu::golden {
+
+inline constexpr unsigned kSectorsPerLine = kLineBytes / kSectorBytes;  // 4
+
+// Eviction class of a line. The victim of a full set is taken from the lowest class present:
+// First before Normal before Last.
+enum class EvictClass : uint8_t { First, Normal, Last };
+std::string_view to_string(EvictClass c);  // "first", "normal", "last"
+std::optional<EvictClass> evict_class_from_string(std::string_view s);
+
+// What a level does with the bytes it writes: Back keeps them dirty in the cache; Through
+// sends them on to the next level now, so they are clean here (the L1 always; the L2 for
+// .wt and .mmio stores).
+enum class WriteMode : uint8_t { Back, Through };
+
+// Size and associativity. Lines are kLineBytes (128) of kSectorsPerLine (4) sectors.
+struct CacheGeometry {
+  uint64_t bytes = 0;
+  uint32_t ways = 0;
+
+  static constexpr uint32_t kMaxWays = 64;
+  static constexpr uint64_t kMaxBytes = uint64_t(64) << 20;  // 64 MiB: a whole H100 L2 fits
+
+  uint32_t sets() const { return ways ? uint32_t(bytes / kLineBytes / ways) : 0; }
+  // Empty when valid; otherwise the first bad field and why:
+  //   "ways: must be a power of two in 1..64 (got 3)"
+  //   "bytes: must be a power of two in 128*ways .. 64 MiB (got 1000)"
+  std::string check() const;
+};
+
+// A victim or a flushed line: its bytes as they leave the cache.
+struct CacheLineOut {
+  uint64_t line = 0;  // address of the line's first byte
+  LineByteMask valid;
+  LineByteMask dirty;
+  EvictClass cls = EvictClass::Normal;
+  std::array<uint8_t, kLineBytes> data{};  // every valid byte; bytes not valid are 0
+};
+
+// One write into a cache: the bytes of one line.
+struct CacheWrite {
+  uint64_t line = 0;              // any address in the line (the low 7 bits are ignored)
+  LineByteMask bytes;             // bytes written
+  const uint8_t* data = nullptr;  // 128 bytes, indexed by line offset; nullptr: masks only
+  std::optional<EvictClass> cls;  // the line's class after the write; nullopt: a hit keeps
+                                  // the line's class, an allocation takes Normal
+  bool allocate = true;           // allocate on a miss (write-validate: no fill from below)
+  WriteMode mode = WriteMode::Back;
+};
+
+struct CacheWriteResult {
+  bool hit = false;        // the line was present
+  bool allocated = false;  // a miss that took a way
+  uint32_t set = 0;        // the line's set
+  uint32_t way = 0;        // the way written (hit or allocated)
+  bool evicted = false;    // the allocation replaced a present line: `victim`
+  CacheLineOut victim;
+};
+
+struct CacheLookup {
+  bool hit = false;
+  uint32_t set = 0;
+  uint32_t way = 0;
+  LineByteMask valid;
+  LineByteMask dirty;
+  EvictClass cls = EvictClass::Normal;
+};
+
+// A sectored cache. Address mapping: set = (addr >> 7) & (sets - 1); the tag is
+// addr >> (7 + log2(sets)) (the model keeps the whole line address).
+//
+// Replacement (the whole rule):
+//   1. a miss that allocates takes the lowest-numbered free way of its set;
+//   2. if none is free, the victim is the line of the lowest class (First < Normal < Last)
+//      and, within that class, the least recently written (oldest stamp).
+// Each write that hits or allocates stamps its line with the cache's write counter (1, 2, ...).
+// A lookup does not touch stamps.
+class SectoredCache {
+ public:
+  // nullopt (and `*error` set) when the geometry is invalid.
+  static std::optional<SectoredCache> create(const CacheGeometry& g, std::string* error = nullptr);
+
+  const CacheGeometry& geometry() const { return g_; }
+  uint32_t set_of(uint64_t addr) const { return uint32_t(addr >> 7) & (sets_ - 1); }
+
+  CacheLookup lookup(uint64_t addr) const;
+  // The data of a present line (128 bytes), or nullptr.
+  const uint8_t* data(uint64_t addr) const;
+  // Hit: the bytes are merged into the line (valid |= bytes; with Back dirty |= bytes, with
+  // Through dirty &= ~bytes), the class set when given, the stamp renewed. Miss and
+  // allocate: a way is taken by the replacement rule (the victim is returned with its dirty
+  // bytes; writing them back is the caller's job) and only the written bytes are valid.
+  // Miss without allocate: nothing changes.
+  CacheWriteResult write(const CacheWrite& w);
+  // Drops the line if present; returns it (with its dirty bytes) in `out`. True on a hit.
+  bool invalidate(uint64_t addr, CacheLineOut* out = nullptr);
+  // Every line with dirty bytes, in ascending set and then way order, is appended to `out`
+  // and made clean (its lines stay valid). Returns how many.
+  size_t flush(std::vector<CacheLineOut>& out);
+  // Lines present.
+  size_t lines_present() const;
+
+ private:
+  // A way's replacement key: 0 when free, else (class + 1) << 56 | stamp, so the victim of
+  // a set is its way of smallest key (a free way first, then rule 2), the lowest way on ties.
+  static constexpr uint64_t kNoLine = 1;  // tag of a free way (no line address is odd)
+  static constexpr unsigned kClassShift = 56;
+  static uint64_t key(EvictClass c, uint64_t stamp) {
+    return (uint64_t(c) + 1) << kClassShift | stamp;
+  }
+  static EvictClass class_of_key(uint64_t k) { return EvictClass((k >> kClassShift) - 1); }
+  explicit SectoredCache(const CacheGeometry& g);
+  int find(uint32_t set, uint64_t line) const;
+  uint32_t victim_way(uint32_t set) const;
+  void take_out(size_t idx, CacheLineOut& out) const;
+  void free_way(size_t idx);
+
+  CacheGeometry g_;
+  uint32_t sets_ = 1;
+  uint64_t counter_ = 0;        // write stamps (below 2^56)
+  std::vector<uint64_t> tags_;  // set * ways + way: the line address, or kNoLine
+  std::vector<uint64_t> keys_;  // replacement keys
+  std::vector<LineByteMask> valid_;
+  std::vector<LineByteMask> dirty_;
+  std::vector<uint8_t> data_;  // (set * ways + way) * 128
+};
+
+// --- policy functions (docs/golden.md has the tables) ------------------------------------
+
+enum class L1OnHit : uint8_t { Update, Invalidate };
+
+struct L1StoreAction {
+  L1OnHit on_hit = L1OnHit::Update;
+  bool allocate = true;
+  std::optional<EvictClass> cls = EvictClass::Normal;  // nullopt: keep the class on a hit
+  bool operator==(const L1StoreAction& o) const {
+    return on_hit == o.on_hit && allocate == o.allocate && cls == o.cls;
+  }
+};
+// What the (write-through) L1 does with a global store.
+L1StoreAction l1_store_action(const CacheAttrs& attrs, const Ordering& order);
+
+// The L2 eviction class of a store to `line`: the .L2::evict_* qualifier, else the decoded
+// .L2::cache_hint policy, else .cs (first), else Normal. nullopt: keep (evict_unchanged).
+std::optional<EvictClass> l2_store_class(const CacheAttrs& attrs, uint64_t line);
+
+struct L2StoreAction {
+  std::optional<EvictClass> cls = EvictClass::Normal;
+  WriteMode mode = WriteMode::Back;
+  bool allocate = true;
+  bool operator==(const L2StoreAction& o) const {
+    return cls == o.cls && mode == o.mode && allocate == o.allocate;
+  }
+};
+// What the L2 slice does with a global store to `line`.
+L2StoreAction l2_store_action(const CacheAttrs& attrs, const Ordering& order, uint64_t line);
+
+// --- write buffer ------------------------------------------------------------------------
+
+// One entry: the bytes of one line on their way to the L2.
+struct WbEntry {
+  uint64_t line = 0;
+  LineByteMask bytes;
+  std::array<uint8_t, kLineBytes> data{};  // bytes not in the mask are 0
+  L2StoreAction l2;
+  bool mergeable = true;  // weak: later weak stores to the line may merge in
+  uint32_t stores = 1;    // line requests merged into this entry
+};
+
+struct WbPush {
+  bool merged = false;   // the request merged into an existing entry
+  uint32_t drained = 0;  // entries that left the buffer (appended to `out`, oldest first)
+};
+
+// The L1-to-L2 write buffer (untimed): a FIFO of up to `entries` lines.
+//   push(e, release):
+//     1. release: every entry leaves, oldest first (the release waits for earlier stores);
+//     2. a mergeable request merges into the youngest entry of its line when that entry is
+//        mergeable and has the same L2 action; a strong or .mmio store never merges, and
+//        nothing merges into it;
+//     3. otherwise, when full, the oldest entry leaves; then the request is appended.
+//   drain(): every entry leaves, oldest first.
+class WriteBuffer {
+ public:
+  static constexpr unsigned kMaxEntries = 64;
+  // Empty when 1..kMaxEntries; else "entries: must be 1..64 (got 0)".
+  static std::string check(unsigned entries);
+  explicit WriteBuffer(unsigned entries);  // clamped to 1..kMaxEntries
+
+  WbPush push(const WbEntry& e, bool release, std::vector<WbEntry>& out);
+  uint32_t drain(std::vector<WbEntry>& out);
+  unsigned size() const { return count_; }
+  unsigned capacity() const { return unsigned(ring_.size()); }
+  // Entry i, oldest first (i < size()).
+  const WbEntry& entry(unsigned i) const { return ring_[(head_ + i) % ring_.size()]; }
+
+ private:
+  void pop(std::vector<WbEntry>& out);
+  std::vector<WbEntry> ring_;
+  unsigned head_ = 0;
+  unsigned count_ = 0;
+};
+
+// --- the composed hierarchy --------------------------------------------------------------
+
+struct HierarchyConfig {
+  CacheGeometry l1{32 << 10, 4};
+  CacheGeometry l2{256 << 10, 16};
+  unsigned write_buffer = 8;  // entries, 1..64
+  // Empty when valid; else "l1 ways: ...", "l2 bytes: ...", "write_buffer entries: ...".
+  std::string check() const;
+};
+
+// One per global line request: what the L1 did, and the write buffer's answer.
+struct L1Event {
+  uint64_t line = 0;
+  L1StoreAction action;
+  bool hit = false;
+  bool allocated = false;
+  bool invalidated = false;  // a hit dropped by the action
+  bool evicted = false;      // the allocation replaced a line (never dirty: write-through)
+  uint64_t victim_line = 0;
+  WbPush wb;  // merged, or how many entries it pushed out (they are the next L2 writes)
+};
+
+struct L2Write {
+  WbEntry req;  // what left the write buffer
+  bool hit = false;
+  bool allocated = false;
+  bool evicted = false;
+  uint64_t victim_line = 0;
+};
+
+enum class DramCause : uint8_t { Eviction, WriteThrough, Flush };
+std::string_view to_string(DramCause c);  // "eviction", "write_through", "flush"
+std::optional<DramCause> dram_cause_from_string(std::string_view s);
+
+struct DramWrite {
+  uint64_t line = 0;
+  LineByteMask bytes;                      // the bytes written (dirty, or written through)
+  std::array<uint8_t, kLineBytes> data{};  // bytes not in the mask are 0
+  DramCause cause = DramCause::Eviction;
+};
+
+// What a call did, in order. The caller owns it and clears it (capacity is kept).
+struct HierarchyEvents {
+  std::vector<L1Event> l1;
+  std::vector<L2Write> l2;
+  std::vector<DramWrite> dram;
+  // Line requests merged in the write buffer.
+  uint32_t merged() const {
+    uint32_t n = 0;
+    for (const L1Event& e : l1) n += e.wb.merged;
+    return n;
+  }
+  void clear() {
+    l1.clear();
+    l2.clear();
+    dram.clear();
+  }
+};
+
+// L1 (write-through) -> write buffer -> L2 slice (write-back) -> DRAM. For each global line
+// request: the L1 action, then the write buffer push; entries leaving the buffer are written
+// into the L2 in order; a dirty victim or a write-through goes to DRAM.
+class MemoryHierarchy {
+ public:
+  static std::optional<MemoryHierarchy> create(const HierarchyConfig& c,
+                                               std::string* error = nullptr);
+
+  // The global line requests of one warp store (other spaces are skipped), with its cache
+  // attributes and ordering. A release drains the write buffer once, before its first line.
+  void store(const StoreResult& r, HierarchyEvents& out);
+  // One line request.
+  void store_line(const LineRequest& req, const CacheAttrs& attrs, const Ordering& order,
+                  bool release_point, HierarchyEvents& out);
+  // The write buffer drains into the L2.
+  void drain(HierarchyEvents& out);
+  // drain(), then every dirty L2 line goes to DRAM (SectoredCache::flush order).
+  void flush(HierarchyEvents& out);
+
+  const HierarchyConfig& config() const { return cfg_; }
+  const SectoredCache& l1() const { return l1_; }
+  const SectoredCache& l2() const { return l2_; }
+  const WriteBuffer& write_buffer() const { return wb_; }
+
+ private:
+  MemoryHierarchy(const HierarchyConfig& c, SectoredCache l1, SectoredCache l2);
+  void to_l2(HierarchyEvents& out);
+  void to_dram(const CacheLineOut& l, DramCause cause, HierarchyEvents& out);
+
+  HierarchyConfig cfg_;
+  SectoredCache l1_;
+  SectoredCache l2_;
+  WriteBuffer wb_;
+  std::vector<WbEntry> leaving_;       // scratch: entries leaving the buffer
+  std::vector<CacheLineOut> flushed_;  // scratch: lines flushed from the L2
+};
+
+}  // namespace stu::golden

@@ -1,0 +1,506 @@
+#include "stu/golden/cache.h"
+
+#include <cstring>
+
+namespace stu::golden {
+
+namespace {
+
+bool pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+uint64_t line_of(uint64_t addr) { return addr & ~uint64_t(kLineBytes - 1); }
+
+LineByteMask operator|(LineByteMask a, LineByteMask b) { return {a.lo | b.lo, a.hi | b.hi}; }
+LineByteMask and_not(LineByteMask a, LineByteMask b) { return {a.lo & ~b.lo, a.hi & ~b.hi}; }
+
+// kByteLanes[b]: byte i is 0xFF when bit i of b is set (8 mask bits -> 8 data bytes).
+struct ByteLanes {
+  uint64_t v[256];
+};
+constexpr ByteLanes make_byte_lanes() {
+  ByteLanes t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (unsigned i = 0; i < 8; ++i)
+      if (b >> i & 1) t.v[b] |= uint64_t(0xFF) << (8 * i);
+  return t;
+}
+constexpr ByteLanes kByteLanes = make_byte_lanes();
+
+uint64_t lanes_of(const LineByteMask& m, unsigned word) {  // word 0..15: bytes 8w..8w+7
+  return kByteLanes.v[((word < 8 ? m.lo : m.hi) >> (8 * (word & 7))) & 0xFF];
+}
+
+// Copies the bytes of `src` under `mask` into `dst`.
+void merge_bytes(uint8_t* dst, const uint8_t* src, const LineByteMask& mask) {
+  if ((mask.lo & mask.hi) == ~uint64_t(0)) {
+    std::memcpy(dst, src, kLineBytes);
+    return;
+  }
+  for (unsigned w = 0; w < kLineBytes / 8; ++w) {
+    const uint64_t m = lanes_of(mask, w);
+    uint64_t d, s;
+    std::memcpy(&d, dst + 8 * w, 8);
+    std::memcpy(&s, src + 8 * w, 8);
+    d = (d & ~m) | (s & m);
+    std::memcpy(dst + 8 * w, &d, 8);
+  }
+}
+
+// Keeps only the bytes under `mask` (the others become 0).
+void keep_bytes(uint8_t* data, const LineByteMask& mask) {
+  if ((mask.lo & mask.hi) == ~uint64_t(0)) return;
+  for (unsigned w = 0; w < kLineBytes / 8; ++w) {
+    uint64_t d;
+    std::memcpy(&d, data + 8 * w, 8);
+    d &= lanes_of(mask, w);
+    std::memcpy(data + 8 * w, &d, 8);
+  }
+}
+
+std::optional<EvictClass> class_of(L2Priority p) {
+  switch (p) {
+    case L2Priority::First:
+      return EvictClass::First;
+    case L2Priority::Last:
+      return EvictClass::Last;
+    case L2Priority::Normal:
+      return EvictClass::Normal;
+    case L2Priority::Unchanged:
+      break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view to_string(EvictClass c) {
+  switch (c) {
+    case EvictClass::First:
+      return "first";
+    case EvictClass::Normal:
+      return "normal";
+    case EvictClass::Last:
+      return "last";
+  }
+  return "?";
+}
+
+std::optional<EvictClass> evict_class_from_string(std::string_view s) {
+  for (EvictClass c : {EvictClass::First, EvictClass::Normal, EvictClass::Last})
+    if (s == to_string(c)) return c;
+  return std::nullopt;
+}
+
+std::optional<DramCause> dram_cause_from_string(std::string_view s) {
+  for (DramCause c : {DramCause::Eviction, DramCause::WriteThrough, DramCause::Flush})
+    if (s == to_string(c)) return c;
+  return std::nullopt;
+}
+
+std::string_view to_string(DramCause c) {
+  switch (c) {
+    case DramCause::Eviction:
+      return "eviction";
+    case DramCause::WriteThrough:
+      return "write_through";
+    case DramCause::Flush:
+      return "flush";
+  }
+  return "?";
+}
+
+// --- geometry ------------------------------------------------------------------------------
+
+std::string CacheGeometry::check() const {
+  if (!pow2(ways) || ways > kMaxWays)
+    return "ways: must be a power of two in 1.." + std::to_string(kMaxWays) + " (got " +
+           std::to_string(ways) + ")";
+  if (!pow2(bytes) || bytes < uint64_t(kLineBytes) * ways || bytes > kMaxBytes)
+    return "bytes: must be a power of two in 128*ways (" +
+           std::to_string(uint64_t(kLineBytes) * ways) + ") .. 64 MiB (got " +
+           std::to_string(bytes) + ")";
+  return {};
+}
+
+// --- sectored cache ------------------------------------------------------------------------
+
+std::optional<SectoredCache> SectoredCache::create(const CacheGeometry& g, std::string* error) {
+  const std::string bad = g.check();
+  if (!bad.empty()) {
+    if (error) *error = bad;
+    return std::nullopt;
+  }
+  return SectoredCache(g);
+}
+
+SectoredCache::SectoredCache(const CacheGeometry& g)
+    : g_(g),
+      sets_(g.sets()),
+      tags_(size_t(g.bytes / kLineBytes), kNoLine),
+      keys_(size_t(g.bytes / kLineBytes), 0),
+      valid_(size_t(g.bytes / kLineBytes)),
+      dirty_(size_t(g.bytes / kLineBytes)),
+      data_(size_t(g.bytes), uint8_t(0)) {}
+
+int SectoredCache::find(uint32_t set, uint64_t line) const {
+  const uint64_t* tags = &tags_[size_t(set) * g_.ways];
+  for (uint32_t w = 0; w < g_.ways; ++w)
+    if (tags[w] == line) return int(w);
+  return -1;
+}
+
+uint32_t SectoredCache::victim_way(uint32_t set) const {
+  const uint64_t* keys = &keys_[size_t(set) * g_.ways];
+  uint32_t best = 0;
+  for (uint32_t w = 1; w < g_.ways; ++w)
+    if (keys[w] < keys[best]) best = w;
+  return best;
+}
+
+void SectoredCache::take_out(size_t idx, CacheLineOut& out) const {
+  out.line = tags_[idx];
+  out.valid = valid_[idx];
+  out.dirty = dirty_[idx];
+  out.cls = class_of_key(keys_[idx]);
+  std::memcpy(out.data.data(), &data_[idx * kLineBytes], kLineBytes);
+}
+
+void SectoredCache::free_way(size_t idx) {
+  tags_[idx] = kNoLine;
+  keys_[idx] = 0;
+  valid_[idx] = dirty_[idx] = LineByteMask{};
+  std::memset(&data_[idx * kLineBytes], 0, kLineBytes);
+}
+
+CacheLookup SectoredCache::lookup(uint64_t addr) const {
+  CacheLookup r;
+  const uint64_t line = line_of(addr);
+  r.set = set_of(line);
+  const int w = find(r.set, line);
+  if (w < 0) return r;
+  const size_t idx = size_t(r.set) * g_.ways + unsigned(w);
+  r.hit = true;
+  r.way = uint32_t(w);
+  r.valid = valid_[idx];
+  r.dirty = dirty_[idx];
+  r.cls = class_of_key(keys_[idx]);
+  return r;
+}
+
+const uint8_t* SectoredCache::data(uint64_t addr) const {
+  const uint64_t line = line_of(addr);
+  const uint32_t set = set_of(line);
+  const int w = find(set, line);
+  return w < 0 ? nullptr : &data_[(size_t(set) * g_.ways + unsigned(w)) * kLineBytes];
+}
+
+CacheWriteResult SectoredCache::write(const CacheWrite& wr) {
+  CacheWriteResult r;
+  const uint64_t line = line_of(wr.line);
+  r.set = set_of(line);
+  const int found = find(r.set, line);
+  size_t idx;
+  EvictClass cls;
+  if (found >= 0) {
+    r.hit = true;
+    r.way = uint32_t(found);
+    idx = size_t(r.set) * g_.ways + r.way;
+    cls = wr.cls.value_or(class_of_key(keys_[idx]));
+  } else {
+    if (!wr.allocate) return r;
+    r.allocated = true;
+    r.way = victim_way(r.set);
+    idx = size_t(r.set) * g_.ways + r.way;
+    if (tags_[idx] != kNoLine) {
+      r.evicted = true;
+      take_out(idx, r.victim);
+    }
+    free_way(idx);  // write-validate: no fill from below
+    tags_[idx] = line;
+    cls = wr.cls.value_or(EvictClass::Normal);
+  }
+  keys_[idx] = key(cls, ++counter_);
+  valid_[idx] = valid_[idx] | wr.bytes;
+  dirty_[idx] =
+      wr.mode == WriteMode::Back ? dirty_[idx] | wr.bytes : and_not(dirty_[idx], wr.bytes);
+  if (wr.data) merge_bytes(&data_[idx * kLineBytes], wr.data, wr.bytes);
+  return r;
+}
+
+bool SectoredCache::invalidate(uint64_t addr, CacheLineOut* out) {
+  const uint64_t line = line_of(addr);
+  const uint32_t set = set_of(line);
+  const int w = find(set, line);
+  if (w < 0) return false;
+  const size_t idx = size_t(set) * g_.ways + unsigned(w);
+  if (out) take_out(idx, *out);
+  free_way(idx);
+  return true;
+}
+
+size_t SectoredCache::flush(std::vector<CacheLineOut>& out) {
+  size_t n = 0;
+  for (size_t idx = 0; idx < tags_.size(); ++idx) {  // set-major, then way
+    if (tags_[idx] == kNoLine || dirty_[idx].empty()) continue;
+    out.emplace_back();
+    take_out(idx, out.back());
+    dirty_[idx] = LineByteMask{};
+    ++n;
+  }
+  return n;
+}
+
+size_t SectoredCache::lines_present() const {
+  size_t n = 0;
+  for (uint64_t t : tags_) n += t != kNoLine;
+  return n;
+}
+
+// --- policy functions ------------------------------------------------------------------------
+
+L1StoreAction l1_store_action(const CacheAttrs& a, const Ordering& o) {
+  using isa::CacheOp;
+  using isa::L1Evict;
+  constexpr L1StoreAction kBypass{L1OnHit::Invalidate, false, std::nullopt};
+  if (o.mmio) return kBypass;  // never cached
+  if (a.cop) {
+    switch (*a.cop) {
+      case CacheOp::Wb:
+        return {L1OnHit::Update, true, EvictClass::Normal};
+      case CacheOp::Cg:
+        return kBypass;  // cache at global level: L2 and below, not L1
+      case CacheOp::Cs:
+        return {L1OnHit::Update, true, EvictClass::First};  // streaming: evict-first
+      case CacheOp::Wt:
+        return {L1OnHit::Update, false, std::nullopt};  // write-through, no allocation
+    }
+  }
+  if (a.l1) {
+    switch (*a.l1) {
+      case L1Evict::EvictNormal:
+        return {L1OnHit::Update, true, EvictClass::Normal};
+      case L1Evict::EvictUnchanged:
+        return {L1OnHit::Update, true, std::nullopt};
+      case L1Evict::EvictFirst:
+        return {L1OnHit::Update, true, EvictClass::First};
+      case L1Evict::EvictLast:
+        return {L1OnHit::Update, true, EvictClass::Last};
+      case L1Evict::NoAllocate:
+        return {L1OnHit::Update, false, std::nullopt};
+    }
+  }
+  return {L1OnHit::Update, true, EvictClass::Normal};
+}
+
+std::optional<EvictClass> l2_store_class(const CacheAttrs& a, uint64_t line) {
+  if (a.l2) {
+    switch (*a.l2) {
+      case isa::L2Evict::EvictNormal:
+        return EvictClass::Normal;
+      case isa::L2Evict::EvictFirst:
+        return EvictClass::First;
+      case isa::L2Evict::EvictLast:
+        return EvictClass::Last;
+    }
+  }
+  if (a.has_policy && a.policy.kind != CachePolicy::Kind::Opaque) {
+    // A fraction of n/16 gives the primary priority to the lines whose bits 10:7 are below n
+    // (n of every 16 consecutive lines), the secondary to the others.
+    const unsigned n = unsigned(a.policy.fraction * 16.0f + 0.5f);
+    const bool primary = ((line >> 7) & 15) < n;
+    return class_of(primary ? a.policy.primary : a.policy.secondary);
+  }
+  if (a.cop == isa::CacheOp::Cs) return EvictClass::First;
+  return EvictClass::Normal;
+}
+
+L2StoreAction l2_store_action(const CacheAttrs& a, const Ordering& o, uint64_t line) {
+  L2StoreAction r;
+  r.cls = l2_store_class(a, line);
+  if (o.mmio) {
+    r.mode = WriteMode::Through;  // performed exactly once: never combined in the L2
+    r.allocate = false;
+  } else if (a.cop == isa::CacheOp::Wt) {
+    r.mode = WriteMode::Through;  // write-through to system memory
+  }
+  return r;
+}
+
+// --- write buffer --------------------------------------------------------------------------
+
+std::string WriteBuffer::check(unsigned entries) {
+  if (entries >= 1 && entries <= kMaxEntries) return {};
+  return "entries: must be 1.." + std::to_string(kMaxEntries) + " (got " + std::to_string(entries) +
+         ")";
+}
+
+WriteBuffer::WriteBuffer(unsigned entries)
+    : ring_(entries < 1             ? 1
+            : entries > kMaxEntries ? kMaxEntries
+                                    : entries) {}
+
+void WriteBuffer::pop(std::vector<WbEntry>& out) {
+  out.push_back(ring_[head_]);
+  head_ = (head_ + 1) % unsigned(ring_.size());
+  --count_;
+}
+
+uint32_t WriteBuffer::drain(std::vector<WbEntry>& out) {
+  const uint32_t n = count_;
+  while (count_) pop(out);
+  return n;
+}
+
+WbPush WriteBuffer::push(const WbEntry& e, bool release, std::vector<WbEntry>& out) {
+  WbPush r;
+  if (release) r.drained += drain(out);
+  const uint64_t line = line_of(e.line);
+  if (e.mergeable) {
+    for (unsigned i = count_; i-- > 0;) {  // the youngest entry of the line decides
+      WbEntry& old = ring_[(head_ + i) % ring_.size()];
+      if (old.line != line) continue;
+      if (old.mergeable && old.l2 == e.l2) {
+        merge_bytes(old.data.data(), e.data.data(), e.bytes);
+        old.bytes = old.bytes | e.bytes;
+        old.stores += e.stores;
+        r.merged = true;
+        return r;
+      }
+      break;
+    }
+  }
+  if (count_ == ring_.size()) {
+    pop(out);
+    ++r.drained;
+  }
+  WbEntry& slot = ring_[(head_ + count_) % ring_.size()];
+  slot = e;
+  slot.line = line;
+  ++count_;
+  return r;
+}
+
+// --- hierarchy -----------------------------------------------------------------------------
+
+std::string HierarchyConfig::check() const {
+  std::string bad = l1.check();
+  if (!bad.empty()) return "l1 " + bad;
+  bad = l2.check();
+  if (!bad.empty()) return "l2 " + bad;
+  bad = WriteBuffer::check(write_buffer);
+  if (!bad.empty()) return "write_buffer " + bad;
+  return {};
+}
+
+std::optional<MemoryHierarchy> MemoryHierarchy::create(const HierarchyConfig& c,
+                                                       std::string* error) {
+  const std::string bad = c.check();
+  if (!bad.empty()) {
+    if (error) *error = bad;
+    return std::nullopt;
+  }
+  return MemoryHierarchy(c, *SectoredCache::create(c.l1), *SectoredCache::create(c.l2));
+}
+
+MemoryHierarchy::MemoryHierarchy(const HierarchyConfig& c, SectoredCache l1, SectoredCache l2)
+    : cfg_(c), l1_(std::move(l1)), l2_(std::move(l2)), wb_(c.write_buffer) {
+  leaving_.reserve(c.write_buffer + 1);
+}
+
+void MemoryHierarchy::store(const StoreResult& r, HierarchyEvents& out) {
+  bool release = r.order.release;
+  for (const LineRequest& req : r.lines) {
+    if (req.dest.space != MemSpace::Global) continue;
+    store_line(req, r.cache, r.order, release, out);
+    release = false;
+  }
+}
+
+void MemoryHierarchy::store_line(const LineRequest& req, const CacheAttrs& attrs,
+                                 const Ordering& order, bool release_point, HierarchyEvents& out) {
+  // L1: write-through; update or invalidate on a hit, allocate or not on a miss.
+  L1Event ev;
+  ev.line = line_of(req.line);
+  ev.action = l1_store_action(attrs, order);
+  if (ev.action.on_hit == L1OnHit::Invalidate) {
+    ev.hit = ev.invalidated = l1_.invalidate(ev.line);
+  } else {
+    CacheWrite w;
+    w.line = ev.line;
+    w.bytes = req.bytes;
+    w.data = req.data.data();
+    w.cls = ev.action.cls;
+    w.allocate = ev.action.allocate;
+    w.mode = WriteMode::Through;
+    const CacheWriteResult res = l1_.write(w);
+    ev.hit = res.hit;
+    ev.allocated = res.allocated;
+    ev.evicted = res.evicted;
+    ev.victim_line = res.victim.line;
+  }
+  // Write buffer, then whatever left it into the L2.
+  WbEntry e;
+  e.line = ev.line;
+  e.bytes = req.bytes;
+  e.data = req.data;
+  e.l2 = l2_store_action(attrs, order, ev.line);
+  e.mergeable = !order.strong && !order.mmio;
+  leaving_.clear();
+  ev.wb = wb_.push(e, release_point, leaving_);
+  out.l1.push_back(ev);
+  to_l2(out);
+}
+
+void MemoryHierarchy::to_l2(HierarchyEvents& out) {
+  for (const WbEntry& e : leaving_) {
+    CacheWrite w;
+    w.line = e.line;
+    w.bytes = e.bytes;
+    w.data = e.data.data();
+    w.cls = e.l2.cls;
+    w.allocate = e.l2.allocate;
+    w.mode = e.l2.mode;
+    const CacheWriteResult res = l2_.write(w);
+    L2Write lw;
+    lw.req = e;
+    lw.hit = res.hit;
+    lw.allocated = res.allocated;
+    lw.evicted = res.evicted;
+    lw.victim_line = res.victim.line;
+    out.l2.push_back(lw);
+    if (res.evicted && !res.victim.dirty.empty()) to_dram(res.victim, DramCause::Eviction, out);
+    if (e.l2.mode == WriteMode::Through) {
+      out.dram.emplace_back();
+      DramWrite& d = out.dram.back();
+      d.line = e.line;
+      d.bytes = e.bytes;
+      d.data = e.data;
+      d.cause = DramCause::WriteThrough;
+    }
+  }
+  leaving_.clear();
+}
+
+void MemoryHierarchy::to_dram(const CacheLineOut& l, DramCause cause, HierarchyEvents& out) {
+  out.dram.emplace_back();
+  DramWrite& d = out.dram.back();
+  d.line = l.line;
+  d.bytes = l.dirty;
+  d.data = l.data;
+  d.cause = cause;
+  keep_bytes(d.data.data(), d.bytes);
+}
+
+void MemoryHierarchy::drain(HierarchyEvents& out) {
+  leaving_.clear();
+  wb_.drain(leaving_);
+  to_l2(out);
+}
+
+void MemoryHierarchy::flush(HierarchyEvents& out) {
+  drain(out);
+  flushed_.clear();
+  l2_.flush(flushed_);
+  for (const CacheLineOut& l : flushed_) to_dram(l, DramCause::Flush, out);
+}
+
+}  // namespace stu::golden

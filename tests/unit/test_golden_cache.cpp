@@ -1,0 +1,819 @@
+// The cache piece (cache.h) against expectations computed by hand from the rules in
+// docs/golden.md ("Caches"): a 2-set, 2-way cache of 128-byte lines where every hit, miss and
+// victim can be followed on paper; the L1 and L2 policy tables row by row; the write buffer's
+// merge rule; and a seeded random check that a flushed hierarchy leaves DRAM equal to what the
+// stores wrote (STU_SEED reproduces a run).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "stu/golden/cache.h"
+
+namespace {
+
+using namespace stu;
+using namespace stu::golden;
+
+// 2 sets x 2 ways: set = bit 7 of the address. Lines 0x000, 0x100, 0x200 fall in set 0;
+// 0x080, 0x180 in set 1.
+constexpr CacheGeometry kTiny{512, 2};
+
+SectoredCache tiny() { return *SectoredCache::create(kTiny); }
+
+LineByteMask bytes_mask(unsigned first, unsigned n) {
+  LineByteMask m;
+  for (unsigned i = first; i < first + n; ++i) m.set(i);
+  return m;
+}
+
+struct Payload {
+  std::array<uint8_t, kLineBytes> data{};
+};
+
+// A write of bytes [first, first+n) of `line`, byte i holding value + i.
+CacheWrite wr(uint64_t line, unsigned first, unsigned n, Payload& p, uint8_t value = 0x10,
+              std::optional<EvictClass> cls = EvictClass::Normal) {
+  for (unsigned i = first; i < first + n; ++i) p.data[i] = uint8_t(value + i);
+  CacheWrite w;
+  w.line = line;
+  w.bytes = bytes_mask(first, n);
+  w.data = p.data.data();
+  w.cls = cls;
+  return w;
+}
+
+// --- geometry --------------------------------------------------------------------------------
+
+TEST(GoldenCacheGeometry, TwoSetsOfTwoWays) { EXPECT_EQ(kTiny.sets(), 2u); }
+
+TEST(GoldenCacheGeometry, WaysNotPowerOfTwoNamesWays) {
+  EXPECT_EQ(CacheGeometry({768, 3}).check(), "ways: must be a power of two in 1..64 (got 3)");
+}
+
+TEST(GoldenCacheGeometry, TooManyWaysNamesWays) {
+  EXPECT_EQ(CacheGeometry({1 << 20, 128}).check().rfind("ways:", 0), 0u);
+}
+
+TEST(GoldenCacheGeometry, BytesNotPowerOfTwoNamesBytes) {
+  EXPECT_EQ(CacheGeometry({1000, 2}).check(),
+            "bytes: must be a power of two in 128*ways (256) .. 64 MiB (got 1000)");
+}
+
+TEST(GoldenCacheGeometry, BytesBelowOneLinePerWayNamesBytes) {
+  EXPECT_EQ(CacheGeometry({128, 2}).check().rfind("bytes:", 0), 0u);
+}
+
+TEST(GoldenCacheGeometry, BytesAbove64MiBNamesBytes) {
+  EXPECT_EQ(CacheGeometry({uint64_t(128) << 20, 16}).check().rfind("bytes:", 0), 0u);
+  EXPECT_EQ(CacheGeometry({uint64_t(64) << 20, 16}).check(), "");
+}
+
+TEST(GoldenCacheGeometry, CreateReportsTheError) {
+  std::string err;
+  EXPECT_FALSE(SectoredCache::create({512, 0}, &err));
+  EXPECT_EQ(err, "ways: must be a power of two in 1..64 (got 0)");
+}
+
+TEST(GoldenCacheGeometry, HierarchyErrorNamesTheLevel) {
+  HierarchyConfig c;
+  c.l2 = {4096, 5};
+  EXPECT_EQ(c.check().rfind("l2 ways:", 0), 0u);
+  c.l2 = {4096, 4};
+  c.write_buffer = 0;
+  EXPECT_EQ(c.check(), "write_buffer entries: must be 1..64 (got 0)");
+}
+
+// --- hits, misses, victims in the 2-set, 2-way cache ------------------------------------------
+
+TEST(GoldenCache, HandTracedHitsMissesAndVictims) {
+  SectoredCache c = tiny();
+  Payload p;
+  // 1: 0x000 miss, set 0 way 0 (stamp 1)    2: 0x100 miss, set 0 way 1 (stamp 2)
+  // 3: 0x080 miss, set 1 way 0 (stamp 3)    4: 0x000 hit, set 0 way 0 (stamp 4)
+  // 5: 0x200 miss, set 0 full: both Normal, oldest is 0x100 (stamp 2) -> way 1
+  // 6: 0x100 miss, set 0 full: 0x000 (stamp 4) older than 0x200 (stamp 5) -> way 0
+  CacheWriteResult r = c.write(wr(0x000, 0, 4, p));
+  EXPECT_TRUE(!r.hit && r.allocated && r.set == 0 && r.way == 0 && !r.evicted);
+  r = c.write(wr(0x100, 0, 4, p));
+  EXPECT_TRUE(!r.hit && r.allocated && r.set == 0 && r.way == 1 && !r.evicted);
+  r = c.write(wr(0x080, 0, 4, p));
+  EXPECT_TRUE(!r.hit && r.allocated && r.set == 1 && r.way == 0 && !r.evicted);
+  r = c.write(wr(0x000, 4, 4, p));
+  EXPECT_TRUE(r.hit && !r.allocated && r.set == 0 && r.way == 0);
+  r = c.write(wr(0x200, 0, 4, p));
+  EXPECT_TRUE(r.allocated && r.way == 1 && r.evicted);
+  EXPECT_EQ(r.victim.line, 0x100u);
+  r = c.write(wr(0x100, 0, 4, p));
+  EXPECT_TRUE(r.allocated && r.way == 0 && r.evicted);
+  EXPECT_EQ(r.victim.line, 0x000u);
+  EXPECT_TRUE(c.lookup(0x080).hit);
+  EXPECT_FALSE(c.lookup(0x000).hit);
+  EXPECT_EQ(c.lines_present(), 3u);
+}
+
+TEST(GoldenCache, LookupDoesNotRenewTheStamp) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p));  // stamp 1
+  c.write(wr(0x100, 0, 4, p));  // stamp 2
+  EXPECT_TRUE(c.lookup(0x000).hit);
+  const CacheWriteResult r = c.write(wr(0x200, 0, 4, p));
+  EXPECT_EQ(r.victim.line, 0x000u);
+}
+
+TEST(GoldenCache, AddressLowBitsSelectTheSameLine) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x100, 0, 4, p));
+  const CacheLookup l = c.lookup(0x17F);
+  EXPECT_TRUE(l.hit);
+  EXPECT_EQ(l.set, 0u);
+  EXPECT_EQ(l.way, 0u);
+}
+
+TEST(GoldenCache, PartialSectorWriteMissAllocatesOnlyThoseBytes) {
+  SectoredCache c = tiny();
+  Payload p;
+  const CacheWriteResult r = c.write(wr(0x080, 36, 4, p, 0xA0));  // bytes 36..39, sector 1
+  EXPECT_TRUE(r.allocated);
+  const CacheLookup l = c.lookup(0x080);
+  EXPECT_EQ(l.valid, (LineByteMask{0xFull << 36, 0}));
+  EXPECT_EQ(l.dirty, (LineByteMask{0xFull << 36, 0}));
+  EXPECT_EQ(l.valid.sectors(), 0x2);
+  const uint8_t* d = c.data(0x080);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d[36], 0xA0 + 36);
+  EXPECT_EQ(d[39], 0xA0 + 39);
+  EXPECT_EQ(d[35], 0);  // no fill from below: a byte not written stays 0 and not valid
+  EXPECT_EQ(d[40], 0);
+}
+
+TEST(GoldenCache, HitMergesBytesAndData) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 8, p, 0x00));
+  Payload q;
+  c.write(wr(0x000, 4, 8, q, 0x40));  // bytes 4..11 overwritten with 0x44..0x4B
+  const CacheLookup l = c.lookup(0x000);
+  EXPECT_EQ(l.valid, (LineByteMask{0xFFF, 0}));
+  const uint8_t* d = c.data(0x000);
+  EXPECT_EQ(d[3], 3);
+  EXPECT_EQ(d[4], 0x44);
+  EXPECT_EQ(d[11], 0x4B);
+}
+
+TEST(GoldenCache, VictimCarriesItsDirtyBytesAndMask) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p, 0x20));   // bytes 0..3
+  c.write(wr(0x000, 64, 2, p, 0x20));  // bytes 64, 65
+  c.write(wr(0x100, 0, 4, p));
+  const CacheWriteResult r = c.write(wr(0x200, 0, 4, p));  // evicts 0x000 (oldest, stamp 2)
+  ASSERT_TRUE(r.evicted);
+  EXPECT_EQ(r.victim.line, 0x000u);
+  EXPECT_EQ(r.victim.dirty, (LineByteMask{0xF, 0x3}));
+  EXPECT_EQ(r.victim.valid, (LineByteMask{0xF, 0x3}));
+  EXPECT_EQ(r.victim.data[0], 0x20);
+  EXPECT_EQ(r.victim.data[65], 0x20 + 65);
+  EXPECT_EQ(r.victim.data[4], 0);
+}
+
+TEST(GoldenCache, WriteThroughLeavesItsBytesClean) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 8, p));  // Back: bytes 0..7 dirty
+  CacheWrite w = wr(0x000, 0, 4, p);
+  w.mode = WriteMode::Through;
+  c.write(w);
+  EXPECT_EQ(c.lookup(0x000).dirty, (LineByteMask{0xF0, 0}));
+  EXPECT_EQ(c.lookup(0x000).valid, (LineByteMask{0xFF, 0}));
+}
+
+TEST(GoldenCache, EvictFirstLineIsChosenBeforeAnOlderEvictLastLine) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p, 0, EvictClass::Last));   // stamp 1
+  c.write(wr(0x100, 0, 4, p, 0, EvictClass::First));  // stamp 2
+  const CacheWriteResult r = c.write(wr(0x200, 0, 4, p));
+  EXPECT_EQ(r.victim.line, 0x100u);
+  EXPECT_EQ(r.victim.cls, EvictClass::First);
+}
+
+TEST(GoldenCache, NormalLineIsChosenBeforeALastLine) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p, 0, EvictClass::Last));
+  c.write(wr(0x100, 0, 4, p, 0, EvictClass::Normal));
+  EXPECT_EQ(c.write(wr(0x200, 0, 4, p)).victim.line, 0x100u);
+}
+
+TEST(GoldenCache, SameClassFallsBackToLeastRecentlyWritten) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p, 0, EvictClass::Last));  // stamp 1
+  c.write(wr(0x100, 0, 4, p, 0, EvictClass::Last));  // stamp 2
+  c.write(wr(0x000, 8, 4, p, 0, EvictClass::Last));  // stamp 3
+  EXPECT_EQ(c.write(wr(0x200, 0, 4, p)).victim.line, 0x100u);
+}
+
+TEST(GoldenCache, HitWithoutClassKeepsTheLineClass) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p, 0, EvictClass::Last));
+  c.write(wr(0x000, 4, 4, p, 0, std::nullopt));
+  EXPECT_EQ(c.lookup(0x000).cls, EvictClass::Last);
+}
+
+TEST(GoldenCache, HitWithClassSetsTheLineClass) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p, 0, EvictClass::Last));
+  c.write(wr(0x000, 4, 4, p, 0, EvictClass::First));
+  EXPECT_EQ(c.lookup(0x000).cls, EvictClass::First);
+}
+
+TEST(GoldenCache, AllocationWithoutClassTakesNormal) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p, 0, std::nullopt));
+  EXPECT_EQ(c.lookup(0x000).cls, EvictClass::Normal);
+}
+
+TEST(GoldenCache, MissWithoutAllocateChangesNothing) {
+  SectoredCache c = tiny();
+  Payload p;
+  CacheWrite w = wr(0x000, 0, 4, p);
+  w.allocate = false;
+  const CacheWriteResult r = c.write(w);
+  EXPECT_FALSE(r.hit || r.allocated || r.evicted);
+  EXPECT_EQ(c.lines_present(), 0u);
+}
+
+TEST(GoldenCache, InvalidateReturnsTheDirtyBytes) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x080, 0, 2, p, 0x30));
+  CacheLineOut out;
+  EXPECT_TRUE(c.invalidate(0x080, &out));
+  EXPECT_EQ(out.dirty, (LineByteMask{0x3, 0}));
+  EXPECT_EQ(out.data[1], 0x31);
+  EXPECT_FALSE(c.lookup(0x080).hit);
+  EXPECT_FALSE(c.invalidate(0x080));
+}
+
+TEST(GoldenCache, FlushDrainsDirtyLinesInSetThenWayOrderAndCleansThem) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x080, 0, 4, p));  // set 1 way 0
+  c.write(wr(0x000, 0, 4, p));  // set 0 way 0
+  c.write(wr(0x100, 0, 4, p));  // set 0 way 1
+  CacheWrite clean = wr(0x180, 0, 4, p);
+  clean.mode = WriteMode::Through;
+  c.write(clean);  // set 1 way 1, clean: not flushed
+  std::vector<CacheLineOut> out;
+  EXPECT_EQ(c.flush(out), 3u);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].line, 0x000u);
+  EXPECT_EQ(out[1].line, 0x100u);
+  EXPECT_EQ(out[2].line, 0x080u);
+  EXPECT_TRUE(c.lookup(0x000).dirty.empty());
+  EXPECT_EQ(c.lookup(0x000).valid, (LineByteMask{0xF, 0}));
+  out.clear();
+  EXPECT_EQ(c.flush(out), 0u);
+}
+
+// --- L1 policy table -------------------------------------------------------------------------
+
+CacheAttrs cop(isa::CacheOp op) {
+  CacheAttrs a;
+  a.cop = op;
+  return a;
+}
+CacheAttrs l1q(isa::L1Evict e) {
+  CacheAttrs a;
+  a.l1 = e;
+  return a;
+}
+const L1StoreAction kL1Normal{L1OnHit::Update, true, EvictClass::Normal};
+const L1StoreAction kL1Bypass{L1OnHit::Invalidate, false, std::nullopt};
+
+TEST(GoldenL1Policy, PlainStoreUpdatesAndAllocatesNormal) {
+  EXPECT_EQ(l1_store_action({}, {}), kL1Normal);
+}
+TEST(GoldenL1Policy, WbUpdatesAndAllocatesNormal) {
+  EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Wb), {}), kL1Normal);
+}
+TEST(GoldenL1Policy, CgInvalidatesOnHitAndDoesNotAllocate) {
+  EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Cg), {}), kL1Bypass);
+}
+TEST(GoldenL1Policy, CsAllocatesEvictFirst) {
+  EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Cs), {}),
+            (L1StoreAction{L1OnHit::Update, true, EvictClass::First}));
+}
+TEST(GoldenL1Policy, WtUpdatesOnHitWithoutAllocating) {
+  EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Wt), {}),
+            (L1StoreAction{L1OnHit::Update, false, std::nullopt}));
+}
+TEST(GoldenL1Policy, EvictNormalAllocatesNormal) {
+  EXPECT_EQ(l1_store_action(l1q(isa::L1Evict::EvictNormal), {}), kL1Normal);
+}
+TEST(GoldenL1Policy, EvictFirstAllocatesFirst) {
+  EXPECT_EQ(l1_store_action(l1q(isa::L1Evict::EvictFirst), {}),
+            (L1StoreAction{L1OnHit::Update, true, EvictClass::First}));
+}
+TEST(GoldenL1Policy, EvictLastAllocatesLast) {
+  EXPECT_EQ(l1_store_action(l1q(isa::L1Evict::EvictLast), {}),
+            (L1StoreAction{L1OnHit::Update, true, EvictClass::Last}));
+}
+TEST(GoldenL1Policy, EvictUnchangedKeepsTheClass) {
+  EXPECT_EQ(l1_store_action(l1q(isa::L1Evict::EvictUnchanged), {}),
+            (L1StoreAction{L1OnHit::Update, true, std::nullopt}));
+}
+TEST(GoldenL1Policy, NoAllocateUpdatesAHitOnly) {
+  EXPECT_EQ(l1_store_action(l1q(isa::L1Evict::NoAllocate), {}),
+            (L1StoreAction{L1OnHit::Update, false, std::nullopt}));
+}
+TEST(GoldenL1Policy, MmioBypassesTheL1) {
+  Ordering o;
+  o.strong = o.mmio = true;
+  EXPECT_EQ(l1_store_action({}, o), kL1Bypass);
+}
+TEST(GoldenL1Policy, StrongStoreTakesTheRowOfItsQualifiers) {
+  Ordering o;
+  o.strong = o.release = true;
+  EXPECT_EQ(l1_store_action(l1q(isa::L1Evict::EvictLast), o),
+            (L1StoreAction{L1OnHit::Update, true, EvictClass::Last}));
+}
+
+// --- L2 policy table -------------------------------------------------------------------------
+
+CacheAttrs l2q(isa::L2Evict e) {
+  CacheAttrs a;
+  a.l2 = e;
+  return a;
+}
+CacheAttrs hint(uint64_t raw) {
+  CacheAttrs a;
+  a.has_policy = true;
+  a.policy = decode_policy(raw);
+  return a;
+}
+
+TEST(GoldenL2Policy, PlainStoreIsNormal) { EXPECT_EQ(l2_store_class({}, 0), EvictClass::Normal); }
+TEST(GoldenL2Policy, EvictFirstQualifier) {
+  EXPECT_EQ(l2_store_class(l2q(isa::L2Evict::EvictFirst), 0), EvictClass::First);
+}
+TEST(GoldenL2Policy, EvictLastQualifier) {
+  EXPECT_EQ(l2_store_class(l2q(isa::L2Evict::EvictLast), 0), EvictClass::Last);
+}
+TEST(GoldenL2Policy, EvictNormalQualifier) {
+  EXPECT_EQ(l2_store_class(l2q(isa::L2Evict::EvictNormal), 0), EvictClass::Normal);
+}
+TEST(GoldenL2Policy, CsIsEvictFirst) {
+  EXPECT_EQ(l2_store_class(cop(isa::CacheOp::Cs), 0), EvictClass::First);
+}
+TEST(GoldenL2Policy, CutlassEvictLastPolicyIsLast) {
+  EXPECT_EQ(l2_store_class(hint(0x14F0000000000000ull), 0), EvictClass::Last);
+}
+TEST(GoldenL2Policy, CutlassEvictFirstPolicyIsFirst) {
+  EXPECT_EQ(l2_store_class(hint(0x12F0000000000000ull), 0), EvictClass::First);
+}
+TEST(GoldenL2Policy, FractionalPolicyGivesPrimaryToFourOfSixteenLines) {
+  // evict_last, 0.25: bits 55:52 = 3, so n = 4: lines whose bits 10:7 are 0..3 get Last,
+  // the others the secondary, evict_unchanged (keep).
+  const CacheAttrs a = hint(0x1430000000000000ull);
+  EXPECT_EQ(l2_store_class(a, 0x10000), EvictClass::Last);
+  EXPECT_EQ(l2_store_class(a, 0x10180), EvictClass::Last);
+  EXPECT_EQ(l2_store_class(a, 0x10200), std::nullopt);
+  EXPECT_EQ(l2_store_class(a, 0x10800), EvictClass::Last);  // bits 10:7 wrap to 0
+}
+TEST(GoldenL2Policy, FractionalSecondaryEvictFirst) {
+  // evict_last, 0.5, evict_first: bit 56 set, bits 55:52 = 7.
+  const CacheAttrs a = hint(0x1570000000000000ull);
+  EXPECT_EQ(l2_store_class(a, 0x380), EvictClass::Last);   // line 7 of 16
+  EXPECT_EQ(l2_store_class(a, 0x400), EvictClass::First);  // line 8 of 16
+}
+TEST(GoldenL2Policy, EvictUnchangedPolicyKeepsTheClass) {
+  EXPECT_EQ(l2_store_class(hint(0x10F0000000000000ull), 0), std::nullopt);  // primary 0
+}
+TEST(GoldenL2Policy, QualifierTakesPrecedenceOverPolicy) {
+  CacheAttrs a = hint(0x14F0000000000000ull);
+  a.l2 = isa::L2Evict::EvictFirst;
+  EXPECT_EQ(l2_store_class(a, 0), EvictClass::First);
+}
+TEST(GoldenL2Policy, OpaquePolicyFallsThroughToTheDefault) {
+  EXPECT_EQ(l2_store_class(hint(0x1234), 0), EvictClass::Normal);
+}
+TEST(GoldenL2Policy, PlainStoreIsWriteBackAllocate) {
+  EXPECT_EQ(l2_store_action({}, {}, 0), (L2StoreAction{EvictClass::Normal, WriteMode::Back, true}));
+}
+TEST(GoldenL2Policy, WtWritesThroughAndAllocates) {
+  EXPECT_EQ(l2_store_action(cop(isa::CacheOp::Wt), {}, 0),
+            (L2StoreAction{EvictClass::Normal, WriteMode::Through, true}));
+}
+TEST(GoldenL2Policy, MmioWritesThroughWithoutAllocating) {
+  Ordering o;
+  o.strong = o.mmio = true;
+  EXPECT_EQ(l2_store_action({}, o, 0),
+            (L2StoreAction{EvictClass::Normal, WriteMode::Through, false}));
+}
+
+// --- write buffer ----------------------------------------------------------------------------
+
+WbEntry entry(uint64_t line, unsigned first, unsigned n, uint8_t value, bool mergeable = true) {
+  WbEntry e;
+  e.line = line;
+  e.bytes = bytes_mask(first, n);
+  for (unsigned i = first; i < first + n; ++i) e.data[i] = value;
+  e.mergeable = mergeable;
+  return e;
+}
+
+TEST(GoldenWriteBuffer, WeakStoresToOneLineMerge) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  EXPECT_FALSE(wb.push(entry(0x100, 0, 8, 0xAA), false, out).merged);
+  EXPECT_TRUE(wb.push(entry(0x100, 4, 8, 0xBB), false, out).merged);
+  ASSERT_EQ(wb.size(), 1u);
+  EXPECT_EQ(wb.entry(0).bytes, (LineByteMask{0xFFF, 0}));
+  EXPECT_EQ(wb.entry(0).data[3], 0xAA);
+  EXPECT_EQ(wb.entry(0).data[4], 0xBB);  // the later store's bytes win
+  EXPECT_EQ(wb.entry(0).stores, 2u);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(GoldenWriteBuffer, StrongStoreIsNotMerged) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x100, 0, 8, 1), false, out);
+  EXPECT_FALSE(wb.push(entry(0x100, 8, 8, 2, false), false, out).merged);
+  EXPECT_EQ(wb.size(), 2u);
+}
+
+TEST(GoldenWriteBuffer, NothingMergesIntoAStrongEntry) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x100, 0, 8, 1, false), false, out);
+  EXPECT_FALSE(wb.push(entry(0x100, 8, 8, 2), false, out).merged);
+  EXPECT_EQ(wb.size(), 2u);
+}
+
+TEST(GoldenWriteBuffer, MmioStoresAreNeverMerged) {
+  // The hierarchy marks .mmio stores not mergeable (they are strong); two of them stay two.
+  MemoryHierarchy h = *MemoryHierarchy::create({});
+  StoreResult r;
+  r.order.strong = r.order.mmio = true;
+  LineRequest req;
+  req.line = 0x1000;
+  req.bytes = bytes_mask(0, 4);
+  r.lines.push_back(req);
+  HierarchyEvents ev;
+  h.store(r, ev);
+  h.store(r, ev);
+  EXPECT_EQ(ev.merged(), 0u);
+  EXPECT_EQ(h.write_buffer().size(), 2u);
+}
+
+TEST(GoldenWriteBuffer, WeakStoreMergesOnlyIntoTheYoungestEntryOfItsLine) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x100, 0, 4, 1), false, out);         // weak
+  wb.push(entry(0x100, 0, 4, 2, false), false, out);  // strong, same bytes
+  EXPECT_FALSE(wb.push(entry(0x100, 0, 4, 3), false, out).merged);
+  EXPECT_EQ(wb.size(), 3u);  // merging into the first would let the strong bytes win
+}
+
+TEST(GoldenWriteBuffer, WeakStoreMergesPastAnotherLine) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x100, 0, 4, 1), false, out);
+  wb.push(entry(0x200, 0, 4, 2), false, out);
+  EXPECT_TRUE(wb.push(entry(0x100, 4, 4, 3), false, out).merged);
+  EXPECT_EQ(wb.size(), 2u);
+}
+
+TEST(GoldenWriteBuffer, DifferentL2ActionIsNotMerged) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x100, 0, 4, 1), false, out);
+  WbEntry e = entry(0x100, 4, 4, 2);
+  e.l2.cls = EvictClass::First;
+  EXPECT_FALSE(wb.push(e, false, out).merged);
+}
+
+TEST(GoldenWriteBuffer, ReleaseDrainsEarlierEntriesOldestFirst) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x100, 0, 4, 1), false, out);
+  wb.push(entry(0x200, 0, 4, 2), false, out);
+  const WbPush r = wb.push(entry(0x300, 0, 4, 3, false), true, out);
+  EXPECT_EQ(r.drained, 2u);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].line, 0x100u);
+  EXPECT_EQ(out[1].line, 0x200u);
+  ASSERT_EQ(wb.size(), 1u);
+  EXPECT_EQ(wb.entry(0).line, 0x300u);  // the release itself waits in the buffer
+}
+
+TEST(GoldenWriteBuffer, FullBufferDrainsTheOldest) {
+  WriteBuffer wb(2);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x100, 0, 4, 1), false, out);
+  wb.push(entry(0x200, 0, 4, 2), false, out);
+  EXPECT_EQ(wb.push(entry(0x300, 0, 4, 3), false, out).drained, 1u);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].line, 0x100u);
+  EXPECT_EQ(wb.entry(0).line, 0x200u);
+  EXPECT_EQ(wb.entry(1).line, 0x300u);
+}
+
+TEST(GoldenWriteBuffer, MergeIntoAFullBufferDrainsNothing) {
+  WriteBuffer wb(2);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x100, 0, 4, 1), false, out);
+  wb.push(entry(0x200, 0, 4, 2), false, out);
+  EXPECT_EQ(wb.push(entry(0x200, 4, 4, 3), false, out).drained, 0u);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(GoldenWriteBuffer, DrainEmptiesOldestFirst) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  wb.push(entry(0x300, 0, 4, 1), false, out);
+  wb.push(entry(0x100, 0, 4, 2), false, out);
+  EXPECT_EQ(wb.drain(out), 2u);
+  EXPECT_EQ(out[0].line, 0x300u);
+  EXPECT_EQ(out[1].line, 0x100u);
+  EXPECT_EQ(wb.size(), 0u);
+}
+
+TEST(GoldenWriteBuffer, CapacityIsClamped) {
+  EXPECT_EQ(WriteBuffer(0).capacity(), 1u);
+  EXPECT_EQ(WriteBuffer(1000).capacity(), WriteBuffer::kMaxEntries);
+}
+
+// --- the composed hierarchy ------------------------------------------------------------------
+
+HierarchyConfig tiny_hierarchy() {
+  HierarchyConfig c;
+  c.l1 = kTiny;
+  c.l2 = {1024, 2};  // 4 sets x 2 ways: set = bits 8:7
+  c.write_buffer = 2;
+  return c;
+}
+
+StoreResult store(uint64_t line, unsigned first, unsigned n, uint8_t value) {
+  StoreResult r;
+  LineRequest req;
+  req.line = line;
+  req.bytes = bytes_mask(first, n);
+  req.sector_mask = req.bytes.sectors();
+  for (unsigned i = first; i < first + n; ++i) req.data[i] = value;
+  r.lines.push_back(req);
+  return r;
+}
+
+TEST(GoldenHierarchy, CgStoreInvalidatesAnL1Hit) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 0, 4, 1), ev);
+  EXPECT_TRUE(h.l1().lookup(0x000).hit);
+  StoreResult cg = store(0x000, 4, 4, 2);
+  cg.cache.cop = isa::CacheOp::Cg;
+  ev.clear();
+  h.store(cg, ev);
+  ASSERT_EQ(ev.l1.size(), 1u);
+  EXPECT_TRUE(ev.l1[0].hit && ev.l1[0].invalidated);
+  EXPECT_FALSE(h.l1().lookup(0x000).hit);
+}
+
+TEST(GoldenHierarchy, NoAllocateMissLeavesTheL1Empty) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  StoreResult r = store(0x000, 0, 4, 1);
+  r.cache.l1 = isa::L1Evict::NoAllocate;
+  h.store(r, ev);
+  EXPECT_FALSE(ev.l1[0].hit || ev.l1[0].allocated);
+  EXPECT_EQ(h.l1().lines_present(), 0u);
+}
+
+TEST(GoldenHierarchy, L1IsWriteThroughAndStaysClean) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 0, 4, 1), ev);
+  EXPECT_EQ(h.l1().lookup(0x000).valid, (LineByteMask{0xF, 0}));
+  EXPECT_TRUE(h.l1().lookup(0x000).dirty.empty());
+  EXPECT_EQ(h.write_buffer().size(), 1u);
+}
+
+TEST(GoldenHierarchy, StoreReachesTheL2OnlyWhenTheBufferDrains) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 0, 4, 1), ev);
+  EXPECT_FALSE(h.l2().lookup(0x000).hit);
+  h.drain(ev);
+  ASSERT_EQ(ev.l2.size(), 1u);
+  EXPECT_TRUE(ev.l2[0].allocated);
+  EXPECT_EQ(h.l2().lookup(0x000).dirty, (LineByteMask{0xF, 0}));
+}
+
+TEST(GoldenHierarchy, WtStoreIsWrittenThroughToDram) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  StoreResult r = store(0x080, 0, 4, 7);
+  r.cache.cop = isa::CacheOp::Wt;
+  h.store(r, ev);
+  h.drain(ev);
+  ASSERT_EQ(ev.dram.size(), 1u);
+  EXPECT_EQ(ev.dram[0].cause, DramCause::WriteThrough);
+  EXPECT_EQ(ev.dram[0].bytes, (LineByteMask{0xF, 0}));
+  EXPECT_EQ(ev.dram[0].data[0], 7);
+  EXPECT_EQ(h.l2().lookup(0x080).valid, (LineByteMask{0xF, 0}));
+  EXPECT_TRUE(h.l2().lookup(0x080).dirty.empty());
+}
+
+TEST(GoldenHierarchy, DirtyL2VictimIsWrittenBackWithItsMask) {
+  // L2 set 0 holds lines 0x000, 0x200, 0x400 ...: the third one evicts the first.
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 8, 2, 1), ev);
+  h.store(store(0x200, 0, 4, 2), ev);
+  h.store(store(0x400, 0, 4, 3), ev);
+  h.drain(ev);
+  ASSERT_EQ(ev.dram.size(), 1u);
+  EXPECT_EQ(ev.dram[0].cause, DramCause::Eviction);
+  EXPECT_EQ(ev.dram[0].line, 0x000u);
+  EXPECT_EQ(ev.dram[0].bytes, (LineByteMask{0x300, 0}));
+  EXPECT_EQ(ev.dram[0].data[8], 1);
+}
+
+TEST(GoldenHierarchy, ReleaseStoreDrainsEarlierStoresToTheL2First) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 0, 4, 1), ev);
+  StoreResult rel = store(0x080, 0, 4, 2);
+  rel.order.strong = rel.order.release = true;
+  ev.clear();
+  h.store(rel, ev);
+  ASSERT_EQ(ev.l2.size(), 1u);
+  EXPECT_EQ(ev.l2[0].req.line, 0x000u);
+  EXPECT_EQ(h.write_buffer().size(), 1u);
+  ASSERT_EQ(ev.l1.size(), 1u);
+  EXPECT_EQ(ev.l1[0].wb.drained, 1u);  // the release's own event says what it pushed out
+  EXPECT_FALSE(ev.l1[0].wb.merged);
+}
+
+TEST(GoldenHierarchy, MergedRequestIsReportedOnItsEvent) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 0, 4, 1), ev);
+  h.store(store(0x000, 4, 4, 2), ev);
+  ASSERT_EQ(ev.l1.size(), 2u);
+  EXPECT_FALSE(ev.l1[0].wb.merged);
+  EXPECT_TRUE(ev.l1[1].wb.merged);
+  EXPECT_EQ(ev.merged(), 1u);
+}
+
+TEST(GoldenHierarchy, SharedLinesAreNotCached) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  StoreResult r = store(0x000, 0, 4, 1);
+  r.lines[0].dest.space = MemSpace::Shared;
+  h.store(r, ev);
+  EXPECT_TRUE(ev.l1.empty());
+  EXPECT_EQ(h.write_buffer().size(), 0u);
+}
+
+TEST(GoldenHierarchy, FlushDrainsTheBufferAndCleansTheL2) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 0, 4, 1), ev);
+  h.flush(ev);
+  EXPECT_EQ(h.write_buffer().size(), 0u);
+  ASSERT_EQ(ev.dram.size(), 1u);
+  EXPECT_EQ(ev.dram[0].cause, DramCause::Flush);
+  EXPECT_TRUE(h.l2().lookup(0x000).dirty.empty());
+}
+
+// --- random: a flushed hierarchy leaves DRAM equal to what the stores wrote ------------------
+
+uint64_t seed_from_env() {
+  const char* s = std::getenv("STU_SEED");
+  return s ? std::strtoull(s, nullptr, 0) : 20261124u;
+}
+
+TEST(GoldenHierarchy, RandomStreamsFlushToTheStoredImage) {
+  const uint64_t seed = seed_from_env();
+  std::cout << "GoldenHierarchy seed " << seed << " (set STU_SEED to reproduce)\n";
+  testing::Test::RecordProperty("seed", std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  size_t stores = 0, dram_writes = 0, merged = 0;
+  for (int run = 0; run < 40; ++run) {
+    HierarchyConfig cfg;
+    cfg.l1 = {uint64_t(256) << (rng() % 3), 1u << (rng() % 2)};
+    cfg.l2 = {uint64_t(512) << (rng() % 3), 1u << (rng() % 3)};
+    cfg.write_buffer = 1 + unsigned(rng() % 6);
+    MemoryHierarchy h = *MemoryHierarchy::create(cfg);
+    std::map<uint64_t, uint8_t> want;  // byte address -> last value stored
+    std::map<uint64_t, uint8_t> dram;  // the DRAM write log, applied in order
+    HierarchyEvents ev;
+    auto apply = [&] {
+      for (const DramWrite& d : ev.dram)
+        for (unsigned i = 0; i < kLineBytes; ++i)
+          if (d.bytes.test(i)) dram[d.line + i] = d.data[i];
+      dram_writes += ev.dram.size();
+      merged += ev.merged();
+      ev.clear();
+    };
+    for (int k = 0; k < 400; ++k) {
+      StoreResult r;
+      const unsigned nlines = 1 + unsigned(rng() % 2);
+      for (unsigned j = 0; j < nlines; ++j) {
+        LineRequest req;
+        req.line = 0x10000 + (rng() % 24) * kLineBytes;
+        if (!r.lines.empty() && req.line <= r.lines.back().line)
+          continue;  // ascending, like coalesce()
+        const unsigned first = unsigned(rng() % kLineBytes);
+        const unsigned n = 1 + unsigned(rng() % (kLineBytes - first));
+        for (unsigned i = first; i < first + n; ++i) {
+          if (rng() % 8 == 0) continue;  // holes
+          req.bytes.set(i);
+          req.data[i] = uint8_t(rng());
+          want[req.line + i] = req.data[i];
+        }
+        if (req.bytes.empty()) continue;
+        req.sector_mask = req.bytes.sectors();
+        r.lines.push_back(req);
+      }
+      switch (rng() % 6) {  // ordering
+        case 0:
+          r.order.strong = true;
+          break;
+        case 1:
+          r.order.strong = r.order.release = true;
+          break;
+        case 2:
+          r.order.strong = r.order.mmio = true;
+          break;
+        default:
+          break;
+      }
+      switch (rng() % 8) {  // cache attributes
+        case 0:
+          r.cache.cop = isa::CacheOp(rng() % 4);
+          break;
+        case 1:
+          r.cache.l1 = isa::L1Evict(rng() % 5);
+          break;
+        case 2:
+          r.cache.l2 = isa::L2Evict(rng() % 3);
+          break;
+        case 3:
+          r.cache.has_policy = true;
+          r.cache.policy = decode_policy(encode_fractional_policy(
+              L2Priority(rng() % 4), L2Priority::First, float(1 + rng() % 16) / 16.0f));
+          break;
+        default:
+          break;
+      }
+      h.store(r, ev);
+      ++stores;
+      apply();
+      // Every valid L1 byte holds the last value stored there (write-through, single SM).
+      for (const LineRequest& req : r.lines) {
+        const uint8_t* d = h.l1().data(req.line);
+        if (!d) continue;
+        const LineByteMask v = h.l1().lookup(req.line).valid;
+        for (unsigned i = 0; i < kLineBytes; ++i) {
+          if (!v.test(i)) continue;
+          ASSERT_EQ(d[i], want[req.line + i]) << "seed " << seed << " run " << run;
+        }
+      }
+    }
+    h.flush(ev);
+    apply();
+    ASSERT_EQ(h.write_buffer().size(), 0u);
+    // Every valid L2 byte holds the last value stored there, and no line is dirty.
+    for (uint64_t line = 0x10000; line < 0x10000 + 24 * kLineBytes; line += kLineBytes) {
+      const CacheLookup l = h.l2().lookup(line);
+      if (!l.hit) continue;
+      ASSERT_TRUE(l.dirty.empty()) << "seed " << seed << " run " << run;
+      const uint8_t* d = h.l2().data(line);
+      for (unsigned i = 0; i < kLineBytes; ++i) {
+        if (!l.valid.test(i)) continue;
+        ASSERT_EQ(int(d[i]), int(want[line + i])) << "seed " << seed << " run " << run;
+      }
+    }
+    ASSERT_EQ(dram.size(), want.size()) << "seed " << seed << " run " << run;
+    for (const auto& [addr, value] : want)
+      ASSERT_EQ(int(dram[addr]), int(value))
+          << "seed " << seed << " run " << run << " byte 0x" << std::hex << addr;
+  }
+  std::cout << "checked " << stores << " stores, " << dram_writes << " DRAM writes, " << merged
+            << " merges\n";
+}
+
+}  // namespace
