@@ -17,6 +17,8 @@ const std::vector<BlockEntry>& blocks() {
        [](const CosimOptions& o) { return run_with_wave("mbarrier", o, cosim_mbarrier); }},
       {"coalescer", "stu_coalescer", "golden::coalesce", true,
        [](const CosimOptions& o) { return run_with_wave("coalescer", o, cosim_coalescer); }},
+      {"tmem_wdp", "stu_tmem_wdp", "golden::tmem_write", true,
+       [](const CosimOptions& o) { return run_with_wave("tmem_wdp", o, cosim_tmem_wdp); }},
       // A deliberately broken coalescer (STU_BROKEN_LOWEST_LANE_WINS: the lowest lane wins a
       // byte written by two lanes), to show and test the failure report (docs/cosim.md).
       {"coalescer_broken", "stu_coalescer (-DSTU_BROKEN_LOWEST_LANE_WINS)", "golden::coalesce",
