@@ -145,6 +145,23 @@ struct TmemWdpBench {
         w.split = uint32_t(r.next());  // large
         break;
     }
+    // A legal placement (about 40 %): the access (both of .16x32bx2) inside the quarter and
+    // inside allocated columns, so that most threads write.
+    if (r.chance(0.4)) {
+      auto place = [&](uint32_t& addr) {
+        const uint32_t l = 32 * w.quarter + (lanes == 16 ? 16 * unsigned(r.below(2)) : 0);
+        const uint32_t c = unsigned(r.below(512 - cols + 1));
+        for (uint32_t u = c / 32; u <= (c + cols - 1) / 32; ++u)
+          w.alloc_units = uint16_t(w.alloc_units | 1u << u);
+        addr = l << 16 | c;
+      };
+      place(w.taddr);
+      if (w.shape == TmemShape::S16x32bx2) {
+        uint32_t second = 0;
+        place(second);
+        w.split = second - w.taddr;
+      }
+    }
     in.regs.resize(size_t(regs) * 32);
     for (uint64_t& v : in.regs) v = r.next();  // bits 63:32 must be ignored
     return in;
