@@ -13,18 +13,19 @@
 // faulting thread writes nothing. The beats are kept in a buffer of 128 registers x 32 threads.
 //
 // Then the candidate runs, the quarter's lanes x 32-column blocks inside an access's lane and
-// column footprint, are visited in (lane, column) order, one per cycle: each run's 32 cells are
-// gathered from the buffer with the inverse map of the shape (the second access of .16x32bx2
-// wins a cell both write); a run no thread writes (all its writers fault) is skipped, a
-// non-empty one goes out (write_valid_o, wr_o). Last comes one status beat (write_valid_o low,
+// column footprint, lanes that a thread without a fault writes, are visited in (lane, column)
+// order, one per cycle: each run's 32 cells are gathered from the buffer with the inverse map
+// of the shape (the second access of .16x32bx2 wins a cell both write); a run no thread writes
+// (its columns' writers fault) is skipped, a non-empty one goes out (write_valid_o, wr_o). Last comes one status beat (write_valid_o low,
 // last_o high) with every thread's fault kind and address (fault_o, fault_addr_o, which hold
 // their values until the next instruction's beat 0 is taken). Unwritten cells of a run are 0.
 // Reference: golden::tmem_write (include/stu/golden/tmem.h).
 //
 // Latency and throughput: R register beats (one per cycle), then one cycle per candidate run
-// (C <= 32 lanes x blocks spanned: 32x32b.x1 at an aligned column 32, 16x256b.x32 160), then the
-// status beat; the next instruction's beat 0 is taken in the cycle the status beat leaves.
-// One instruction every R + C + 1 cycles without back-pressure. valid/ready on both sides.
+// (C <= 32 lanes x blocks spanned: 32x32b.x1 at an aligned column 32, 16x256b.x32 160; 0 when
+// every thread faults), then the status beat; the next instruction's beat 0 is taken in the
+// cycle the status beat leaves. One instruction every R + C + 1 cycles without back-pressure
+// (e.g. 32x32b.x1: 34). valid/ready on both sides.
 `include "stu_pkg.svh"
 
 module stu_tmem_wdp
@@ -214,8 +215,11 @@ module stu_tmem_wdp
     if (hdr_q.unpack) cols = {cols[8:0], 1'b0};
   end
 
-  // Lanes (of the quarter) and blocks inside each access's footprint.
+  // Lanes (of the quarter) and blocks inside each access's footprint; a lane is a candidate
+  // only when one of the threads that write it (inverse map: the lane offset fixes 1, 2 or 4
+  // threads) does not fault.
   logic [NumLanes-1:0] lane_in [2];
+  logic [NumLanes-1:0] lane_live [2];
   logic [Blocks-1:0]   blk_in  [2];
   logic [Cands-1:0]    cand, remaining;
   always_comb begin
@@ -227,9 +231,24 @@ module stu_tmem_wdp
       hi = lo + ((hdr_q.shape == ShapeS32x32b) ? 18'd31 : 18'd15);
       for (int unsigned l = 0; l < NumLanes; l++) begin
         logic [17:0] abs_lane;
+        logic [4:0]  dl;  // the lane offset (when lane_in)
+        logic [3:0]  ok;  // the writers of the lane that do not fault
         abs_lane   = 18'({hdr_q.quarter, 5'(l)});
+        dl         = abs_lane[4:0] - lo[4:0];
         lane_in[a][l] = abs_lane >= lo && abs_lane <= hi &&
                         (a == 0 || hdr_q.shape == ShapeS16x32bx2);
+        for (int unsigned x = 0; x < 4; x++) begin
+          ok[x] = fault_q[{dl[2:0], 2'(x)}] == FaultNone;
+        end
+        unique case (hdr_q.shape)
+          ShapeS16x64b:   lane_live[a][l] = fault_q[{dl[2:0], 1'b0, dl[3]}] == FaultNone ||
+                                            fault_q[{dl[2:0], 1'b1, dl[3]}] == FaultNone;
+          ShapeS16x128b,
+          ShapeS16x256b:  lane_live[a][l] = |ok;
+          ShapeS16x32bx2: lane_live[a][l] = fault_q[{1'(a), dl[3:0]}] == FaultNone;
+          default:        lane_live[a][l] = fault_q[dl[4:0]] == FaultNone;
+        endcase
+        lane_live[a][l] = lane_live[a][l] && lane_in[a][l];
       end
       lo = {2'b00, b[15:0]};
       hi = lo + 18'(cols) - 18'd1;
@@ -239,7 +258,8 @@ module stu_tmem_wdp
     end
     for (int unsigned l = 0; l < NumLanes; l++) begin
       for (int unsigned k = 0; k < Blocks; k++) begin
-        cand[l*Blocks+k] = (lane_in[0][l] && blk_in[0][k]) || (lane_in[1][l] && blk_in[1][k]);
+        cand[l*Blocks+k] = (lane_live[0][l] && blk_in[0][k]) ||
+                           (lane_live[1][l] && blk_in[1][k]);
       end
     end
     remaining = cand & ~done_q;
