@@ -10,22 +10,25 @@
 // (forward map): a thread faults at its first failing cell in (register, cell) order, with the
 // cell's TMEM address {lane[15:0], col[15:0]}: a lane outside the warp's quarter (or >= 128)
 // is FaultTmemLaneQuarter, else a column not allocated (or >= 512) FaultTmemColumnRange. A
-// faulting thread writes nothing. The beats are kept in a buffer of 128 registers x 32 threads.
+// faulting thread writes nothing. The beats are kept in one of two banks of 128 registers x
+// 32 threads (with the header and the faults), so that the next instruction's beats come in
+// while the previous one's runs go out.
 //
 // Then the candidate runs, the quarter's lanes x 32-column blocks inside an access's lane and
 // column footprint, lanes that a thread without a fault writes, are visited in (lane, column)
-// order, one per cycle: each run's 32 cells are gathered from the buffer with the inverse map
-// of the shape (the second access of .16x32bx2 wins a cell both write); a run no thread writes
-// (its columns' writers fault) is skipped, a non-empty one goes out (write_valid_o, wr_o). Last comes one status beat (write_valid_o low,
-// last_o high) with every thread's fault kind and address (fault_o, fault_addr_o, which hold
-// their values until the next instruction's beat 0 is taken). Unwritten cells of a run are 0.
+// order, one per cycle: each run's 32 cells are gathered from the bank with the inverse map of
+// the shape (the second access of .16x32bx2 wins a cell both write); a run no thread writes
+// (its columns' writers fault) is skipped, a non-empty one goes out (write_valid_o, wr_o).
+// Last comes one status beat (write_valid_o low, last_o high) with every thread's fault kind
+// and address (fault_o, fault_addr_o, valid with last_o). Unwritten cells of a run are 0.
 // Reference: golden::tmem_write (include/stu/golden/tmem.h).
 //
-// Latency and throughput: R register beats (one per cycle), then one cycle per candidate run
-// (C <= 32 lanes x blocks spanned: 32x32b.x1 at an aligned column 32, 16x256b.x32 160; 0 when
-// every thread faults), then the status beat; the next instruction's beat 0 is taken in the
-// cycle the status beat leaves. One instruction every R + C + 1 cycles without back-pressure
-// (e.g. 32x32b.x1: 34). valid/ready on both sides.
+// Latency: R register beats (one per cycle), then one cycle per candidate run (C <= 32 lanes x
+// blocks spanned: 32x32b.x1 at an aligned column 32, 16x256b.x32 160; 0 when every thread
+// faults), then the status beat: 32x32b.x1 leaves its status beat 34 cycles after its beat.
+// Throughput: the beats of an instruction overlap the runs of the one before, so without
+// back-pressure one instruction every max(R, C + 1) cycles (a bank frees when its status beat
+// is loaded). valid/ready on both sides.
 `include "stu_pkg.svh"
 
 module stu_tmem_wdp
@@ -73,29 +76,33 @@ module stu_tmem_wdp
     logic [15:0] cta;
   } hdr_t;
 
-  typedef enum logic [1:0] {
-    StAccept,  // taking register beats
-    StEmit,    // visiting candidate runs
-    StStatus   // the status beat waits in the output register
-  } state_e;
-
-  state_e state_q, state_d;
-  hdr_t   hdr_q, hdr_in;
-  /* verilator lint_off UNUSEDSIGNAL */  // the forward map does not need the CTA
-  hdr_t   hdr;
+  // Two banks: one takes the beats of an instruction (wb_q) while the other's runs go out
+  // (rb_q). A bank is full from its last beat until its status beat is loaded.
+  logic [1:0] full_q, full_d;
+  logic       wb_q, wb_d, rb_q, rb_d;
+  hdr_t       hdr_q [2];
+  hdr_t       hdr_in;
+  // hdr: the header of the beats (the forward map does not need the CTA); eh: the header of
+  // the bank being emitted (the allocation was checked with the beats).
+  /* verilator lint_off UNUSEDSIGNAL */
+  hdr_t       hdr, eh;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [6:0] beat_q, beat_d;  // register index of the next beat
 
-  logic [31:0] regs_q [MaxRegs][NumLanes];  // the register buffer: [j][t]
-  fault_e      [NumLanes-1:0]      fault_q, fault_d;
-  logic        [NumLanes-1:0][31:0] faddr_q, faddr_d;
-  logic        [Cands-1:0]         done_q, done_d;  // candidates visited
+  logic [31:0] regs_q [2][MaxRegs][NumLanes];  // the register buffers: [bank][j][t]
+  fault_e      [NumLanes-1:0]       fault_q [2];
+  logic        [NumLanes-1:0][31:0] faddr_q [2];
+  fault_e      [NumLanes-1:0]       fault_d, ef;  // ef: the faults of the bank being emitted
+  logic        [NumLanes-1:0][31:0] faddr_d;
+  logic        [Cands-1:0]          done_q, done_d;  // candidates visited
 
-  // Output register.
+  // Output register (the status beat's faults are copied: their bank is reused).
   logic        out_valid_q, out_valid_d;
   logic        wvalid_q, wvalid_d;
   tmem_write_t wr_q, wr_d;
   logic        last_q, last_d;
+  fault_e      [NumLanes-1:0]       ofault_q, ofault_d;
+  logic        [NumLanes-1:0][31:0] ofaddr_q, ofaddr_d;
 
   logic take, first;
   assign first = beat_q == '0;
@@ -109,7 +116,7 @@ module stu_tmem_wdp
     endcase
   endfunction
 
-  // The header of the instruction: from the ports with beat 0, then from hdr_q.
+  // The header of the instruction taking beats: from the ports with beat 0, then its bank's.
   always_comb begin
     hdr_in.shape   = shape_i;
     hdr_in.regs    = regs_of(shape_i, num_i);
@@ -119,8 +126,11 @@ module stu_tmem_wdp
     hdr_in.quarter = quarter_i;
     hdr_in.alloc   = alloc_i;
     hdr_in.cta     = cta_i;
-    hdr            = first ? hdr_in : hdr_q;
+    hdr            = first ? hdr_in : hdr_q[wb_q];
   end
+  // The bank being emitted (apart from the ports: the emitter does not depend on the inputs).
+  assign eh = hdr_q[rb_q];
+  assign ef = fault_q[rb_q];
 
   ///////////////////////////////////////
   // Forward map: faults of each beat //
@@ -183,11 +193,11 @@ module stu_tmem_wdp
 
   // A thread keeps its first fault: the one of an earlier beat, else cell 0, else cell 1.
   always_comb begin
-    fault_d = fault_q;
-    faddr_d = faddr_q;
+    fault_d = fault_q[wb_q];
+    faddr_d = faddr_q[wb_q];
     if (take) begin
       for (int unsigned t = 0; t < NumLanes; t++) begin
-        if (first || fault_q[t] == FaultNone) begin
+        if (first || fault_q[wb_q][t] == FaultNone) begin
           fault_d[t] = FaultNone;
           faddr_d[t] = '0;
           if (cell_fault[t][0] != FaultNone) begin
@@ -210,9 +220,9 @@ module stu_tmem_wdp
   // shapes two per register; doubled by .unpack.
   logic [9:0] cols;
   always_comb begin
-    cols = (hdr_q.shape == ShapeS32x32b || hdr_q.shape == ShapeS16x32bx2) ?
-           {2'b00, hdr_q.regs} : {1'b0, hdr_q.regs, 1'b0};
-    if (hdr_q.unpack) cols = {cols[8:0], 1'b0};
+    cols = (eh.shape == ShapeS32x32b || eh.shape == ShapeS16x32bx2) ?
+           {2'b00, eh.regs} : {1'b0, eh.regs, 1'b0};
+    if (eh.unpack) cols = {cols[8:0], 1'b0};
   end
 
   // Lanes (of the quarter) and blocks inside each access's footprint; a lane is a candidate
@@ -226,27 +236,27 @@ module stu_tmem_wdp
     for (int unsigned a = 0; a < 2; a++) begin
       logic [31:0] b;
       logic [17:0] lo, hi;  // inclusive ranges
-      b = a == 0 ? hdr_q.base0 : hdr_q.base1;
+      b = a == 0 ? eh.base0 : eh.base1;
       lo = {2'b00, b[31:16]};
-      hi = lo + ((hdr_q.shape == ShapeS32x32b) ? 18'd31 : 18'd15);
+      hi = lo + ((eh.shape == ShapeS32x32b) ? 18'd31 : 18'd15);
       for (int unsigned l = 0; l < NumLanes; l++) begin
         logic [17:0] abs_lane;
         logic [4:0]  dl;  // the lane offset (when lane_in)
         logic [3:0]  ok;  // the writers of the lane that do not fault
-        abs_lane   = 18'({hdr_q.quarter, 5'(l)});
+        abs_lane   = 18'({eh.quarter, 5'(l)});
         dl         = abs_lane[4:0] - lo[4:0];
         lane_in[a][l] = abs_lane >= lo && abs_lane <= hi &&
-                        (a == 0 || hdr_q.shape == ShapeS16x32bx2);
+                        (a == 0 || eh.shape == ShapeS16x32bx2);
         for (int unsigned x = 0; x < 4; x++) begin
-          ok[x] = fault_q[{dl[2:0], 2'(x)}] == FaultNone;
+          ok[x] = ef[{dl[2:0], 2'(x)}] == FaultNone;
         end
-        unique case (hdr_q.shape)
-          ShapeS16x64b:   lane_live[a][l] = fault_q[{dl[2:0], 1'b0, dl[3]}] == FaultNone ||
-                                            fault_q[{dl[2:0], 1'b1, dl[3]}] == FaultNone;
+        unique case (eh.shape)
+          ShapeS16x64b:   lane_live[a][l] = ef[{dl[2:0], 1'b0, dl[3]}] == FaultNone ||
+                                            ef[{dl[2:0], 1'b1, dl[3]}] == FaultNone;
           ShapeS16x128b,
           ShapeS16x256b:  lane_live[a][l] = |ok;
-          ShapeS16x32bx2: lane_live[a][l] = fault_q[{1'(a), dl[3:0]}] == FaultNone;
-          default:        lane_live[a][l] = fault_q[dl[4:0]] == FaultNone;
+          ShapeS16x32bx2: lane_live[a][l] = ef[{1'(a), dl[3:0]}] == FaultNone;
+          default:        lane_live[a][l] = ef[dl[4:0]] == FaultNone;
         endcase
         lane_live[a][l] = lane_live[a][l] && lane_in[a][l];
       end
@@ -288,12 +298,12 @@ module stu_tmem_wdp
   tmem_write_t run;
   always_comb begin
     logic [15:0] abs_lane;
-    abs_lane         = {9'd0, hdr_q.quarter, sel_lane};
+    abs_lane         = {9'd0, eh.quarter, sel_lane};
     run              = '0;
-    run.cta          = hdr_q.cta;
+    run.cta          = eh.cta;
     run.lane         = abs_lane;
     run.col          = {7'd0, sel_blk, 5'd0};
-    run.unpacked     = hdr_q.unpack;
+    run.unpacked     = eh.unpack;
     for (int unsigned i = 0; i < 32; i++) begin
       for (int unsigned a = 0; a < 2; a++) begin
         logic [31:0] b;
@@ -303,12 +313,12 @@ module stu_tmem_wdp
         logic [4:0]  t;
         logic [6:0]  j;
         logic [31:0] v;
-        b    = a == 0 ? hdr_q.base0 : hdr_q.base1;
+        b    = a == 0 ? eh.base0 : eh.base1;
         dl   = {2'b00, abs_lane} - {2'b00, b[31:16]};
         dc   = {9'd0, sel_blk, 5'(i)} - {2'b00, b[15:0]};
-        half = hdr_q.unpack && dc[0];
-        pc   = hdr_q.unpack ? dc[8:1] : dc[7:0];  // in range: below 256
-        unique case (hdr_q.shape)
+        half = eh.unpack && dc[0];
+        pc   = eh.unpack ? dc[8:1] : dc[7:0];  // in range: below 256
+        unique case (eh.shape)
           ShapeS16x64b: begin  // t = 4(dl%8) + 2(pc%2) + dl/8, j = pc/2
             t = {dl[2:0], pc[0], dl[3]};
             j = pc[7:1];
@@ -330,11 +340,11 @@ module stu_tmem_wdp
             j = pc[6:0];
           end
         endcase
-        v = regs_q[j][t];
-        if (lane_in[a][sel_lane] && dl < ((hdr_q.shape == ShapeS32x32b) ? 18'd32 : 18'd16) &&
-            dc < 18'(cols) && fault_q[t] == FaultNone) begin
+        v = regs_q[rb_q][j][t];
+        if (lane_in[a][sel_lane] && dl < ((eh.shape == ShapeS32x32b) ? 18'd32 : 18'd16) &&
+            dc < 18'(cols) && ef[t] == FaultNone) begin
           run.col_mask[i]      = 1'b1;
-          run.data[32*i +: 32] = !hdr_q.unpack ? v : half ? {16'd0, v[31:16]} : {16'd0, v[15:0]};
+          run.data[32*i +: 32] = !eh.unpack ? v : half ? {16'd0, v[31:16]} : {16'd0, v[15:0]};
         end
       end
     end
@@ -344,27 +354,32 @@ module stu_tmem_wdp
   // Control //
   /////////////
 
-  logic advance, taken;
+  logic advance, emitting;
   assign advance    = !out_valid_q || out_ready_i;
-  assign taken      = out_valid_q && out_ready_i;
-  assign in_ready_o = state_q == StAccept || (state_q == StStatus && out_ready_i);
+  assign emitting   = full_q[rb_q];
+  assign in_ready_o = !full_q[wb_q];
   assign take       = in_valid_i && in_ready_o;
 
   always_comb begin
-    state_d     = state_q;
+    full_d      = full_q;
+    wb_d        = wb_q;
+    rb_d        = rb_q;
     beat_d      = beat_q;
     done_d      = done_q;
     out_valid_d = out_valid_q && !out_ready_i;
     wvalid_d    = wvalid_q;
     wr_d        = wr_q;
     last_d      = last_q;
-    if (state_q == StStatus && taken) state_d = StAccept;
+    ofault_d    = ofault_q;
+    ofaddr_d    = ofaddr_q;
     if (take) begin
       beat_d = in_last_i ? '0 : beat_q + 7'd1;
-      if (first) done_d = '0;
-      if (in_last_i) state_d = StEmit;
+      if (in_last_i) begin
+        full_d[wb_q] = 1'b1;
+        wb_d         = !wb_q;
+      end
     end
-    if (state_q == StEmit && advance) begin
+    if (emitting && advance) begin
       if (any_rem) begin
         done_d[{sel_lane, sel_blk}] = 1'b1;
         if (|run.col_mask) begin
@@ -374,45 +389,58 @@ module stu_tmem_wdp
           last_d      = 1'b0;
         end
       end else begin
-        out_valid_d = 1'b1;
-        wvalid_d    = 1'b0;
-        last_d      = 1'b1;
-        state_d     = StStatus;
+        out_valid_d  = 1'b1;
+        wvalid_d     = 1'b0;
+        last_d       = 1'b1;
+        ofault_d     = ef;
+        ofaddr_d     = faddr_q[rb_q];
+        done_d       = '0;
+        full_d[rb_q] = 1'b0;
+        rb_d         = !rb_q;
       end
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      state_q     <= StAccept;
+      full_q      <= '0;
+      wb_q        <= 1'b0;
+      rb_q        <= 1'b0;
       beat_q      <= '0;
+      done_q      <= '0;
       out_valid_q <= 1'b0;
     end else begin
-      state_q     <= state_d;
+      full_q      <= full_d;
+      wb_q        <= wb_d;
+      rb_q        <= rb_d;
       beat_q      <= beat_d;
+      done_q      <= done_d;
       out_valid_q <= out_valid_d;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (take && first) hdr_q <= hdr_in;
+    if (take && first) hdr_q[wb_q] <= hdr_in;
     for (int unsigned t = 0; t < NumLanes; t++) begin
-      if (take) regs_q[beat_q][t] <= data_i[t];
+      if (take) regs_q[wb_q][beat_q][t] <= data_i[t];
     end
-    fault_q  <= fault_d;
-    faddr_q  <= faddr_d;
-    done_q   <= done_d;
+    if (take) begin
+      fault_q[wb_q] <= fault_d;
+      faddr_q[wb_q] <= faddr_d;
+    end
     wvalid_q <= wvalid_d;
     wr_q     <= wr_d;
     last_q   <= last_d;
+    ofault_q <= ofault_d;
+    ofaddr_q <= ofaddr_d;
   end
 
   assign out_valid_o   = out_valid_q;
   assign write_valid_o = wvalid_q;
   assign wr_o          = wr_q;
   assign last_o        = last_q;
-  assign fault_o       = fault_q;
-  assign fault_addr_o  = faddr_q;
+  assign fault_o       = ofault_q;
+  assign fault_addr_o  = ofaddr_q;
 
   ////////////////
   // Assertions //
@@ -440,6 +468,8 @@ module stu_tmem_wdp
   logic        stalled_q;
   tmem_write_t wr_prev_q;
   logic        wvalid_prev_q, last_prev_q;
+  fault_e      [NumLanes-1:0]       fault_prev_q;
+  logic        [NumLanes-1:0][31:0] faddr_prev_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) stalled_q <= 1'b0;
     else stalled_q <= out_valid_o && !out_ready_i;
@@ -448,11 +478,13 @@ module stu_tmem_wdp
     wr_prev_q     <= wr_o;
     wvalid_prev_q <= write_valid_o;
     last_prev_q   <= last_o;
+    fault_prev_q  <= fault_o;
+    faddr_prev_q  <= fault_addr_o;
     if (rst_ni && out_valid_o) begin
       // A run always writes a cell, of a lane of the warp's quarter; a beat is a run or the
       // status beat.
       RunNotEmpty_A: assert (write_valid_o ? |wr_o.col_mask && !last_o &&
-                                             wr_o.lane[15:5] == {9'd0, hdr_q.quarter}
+                                             wr_o.lane[15:5] == {9'd0, eh.quarter}
                                            : last_o)
         else $error("stu_tmem_wdp: empty run or bad beat");
     end
@@ -461,7 +493,8 @@ module stu_tmem_wdp
   always_comb begin
     if (rst_ni && stalled_q) begin
       OutStable_A: assert (out_valid_o && write_valid_o == wvalid_prev_q &&
-                           last_o == last_prev_q && (!write_valid_o || wr_o == wr_prev_q))
+                           last_o == last_prev_q && (!write_valid_o || wr_o == wr_prev_q) &&
+                           (!last_o || (fault_o == fault_prev_q && fault_addr_o == faddr_prev_q)))
         else $error("stu_tmem_wdp: output changed while stalled");
     end
   end

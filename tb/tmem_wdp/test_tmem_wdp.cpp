@@ -72,22 +72,25 @@ Instr make(Shape s, unsigned num, unsigned beats) {
   return in;
 }
 
-// Runs one instruction through the block with the output always ready. `last_at`: the beat
-// that carries in_last_i (default: the last).
-Result run(const Instr& in, int last_at = -1) {
+// Runs instructions back to back through the block with the output always ready. `last_at`:
+// the beat that carries in_last_i (default: the last). `taken`: the cycle of each beat 0.
+std::vector<Result> run_all(const std::vector<Instr>& ins, int last_at = -1,
+                            std::vector<uint64_t>* taken = nullptr) {
   CosimOptions o;
   Clocked<Vstu_tmem_wdp> sim(1, o);
   auto& d = sim.dut();
   d.in_valid_i = 0;
   d.out_ready_i = 1;
   sim.reset();
-  Result r;
+  std::vector<Result> rs(ins.size());
+  size_t cur = 0, out = 0;  // the instruction offered, the one whose outputs come
   unsigned beat = 0;
   const uint64_t start = sim.cycle();
-  for (unsigned c = 0; c < 2000 && !r.status; ++c) {
-    const bool offering = beat < in.beats;
+  for (unsigned c = 0; c < 5000 && out < ins.size(); ++c) {
+    const bool offering = cur < ins.size();
     d.in_valid_i = offering;
     if (offering) {
+      const Instr& in = ins[cur];
       d.in_last_i = last_at < 0 ? beat + 1 == in.beats : int(beat) == last_at;
       d.shape_i = in.shape;
       d.num_i = uint8_t(in.num);
@@ -101,6 +104,8 @@ Result run(const Instr& in, int last_at = -1) {
     }
     sim.settle();
     const bool fire = offering && d.in_ready_o;
+    if (fire && beat == 0 && taken) taken->push_back(sim.cycle() - start);
+    Result& r = rs[out];
     if (d.out_valid_o && d.write_valid_o) {
       TmemRun w;
       w.cta = uint16_t(stu::tb::get_field(d.wr_o, 0, TW::cta));
@@ -112,7 +117,8 @@ Result run(const Instr& in, int last_at = -1) {
         w.data[i] = uint32_t(stu::tb::get_bits(d.wr_o, TW::data.lsb + 32 * i, 32));
       r.runs.push_back(w);
     }
-    if (d.out_valid_o && d.last_o) {
+    const bool status = d.out_valid_o && d.last_o;
+    if (status) {
       r.status = true;
       for (unsigned t = 0; t < 32; ++t) {
         r.kind[t] = unsigned(stu::tb::get_bits(d.fault_o, 5 * t, 5));
@@ -120,12 +126,20 @@ Result run(const Instr& in, int last_at = -1) {
       }
     }
     sim.rise();
-    if (fire) ++beat;
+    if (fire && ++beat == (last_at < 0 ? ins[cur].beats : unsigned(last_at) + 1)) {
+      beat = 0;
+      ++cur;
+    }
     r.assertion = r.assertion || sim.assertion_failed();
+    if (status) {
+      r.cycles = sim.cycle() - start;
+      ++out;
+    }
   }
-  r.cycles = sim.cycle() - start;
-  return r;
+  return rs;
 }
+
+Result run(const Instr& in, int last_at = -1) { return run_all({in}, last_at).front(); }
 
 // Expected cells from the spec table: (lane, column) -> value, per 32-column run.
 using Cells = std::map<std::pair<unsigned, unsigned>, uint32_t>;
@@ -187,7 +201,7 @@ TEST(TmemWdp, Shape32x32bWarp1) {
     EXPECT_EQ(r.runs[t].data[1], 0u);
   }
   // 1 beat, 32 runs, the status beat: no idle cycle between them.
-  EXPECT_LE(r.cycles, 1u + 32u + 2u);
+  EXPECT_EQ(r.cycles, 1u + 32u + 2u);
 }
 
 TEST(TmemWdp, Shape16x64bThread5) {
@@ -398,6 +412,34 @@ TEST(TmemWdp, SplitNegativeWraps) {
     EXPECT_EQ(r.runs[l].mask, 1u << 8);
     EXPECT_EQ(r.runs[l].data[8], value(0, l < 16 ? l + 16 : l - 16));
   }
+}
+
+TEST(TmemWdp, BeatsOverlapRuns) {
+  // Two 32x32b.x1: the second's beat is taken in cycle 1, while the first's runs go out (the
+  // other bank); its runs follow the first's status beat without a gap.
+  Instr a = make(k32x32b, 1, 1), b = make(k32x32b, 1, 1);
+  b.quarter = 2;
+  b.taddr = 64u << 16 | 32;
+  for (unsigned t = 0; t < 32; ++t) b.regs[t] = ~value(0, t);
+  std::vector<uint64_t> taken;
+  const std::vector<Result> rs = run_all({a, b}, -1, &taken);
+  ASSERT_EQ(taken.size(), 2u);
+  EXPECT_EQ(taken[0], 0u);
+  EXPECT_EQ(taken[1], 1u);
+  for (unsigned k = 0; k < 2; ++k) {
+    const Result& r = rs[k];
+    ASSERT_TRUE(r.status);
+    EXPECT_FALSE(r.assertion);
+    expect_no_faults(r);
+    ASSERT_EQ(r.runs.size(), 32u);
+    for (unsigned t = 0; t < 32; ++t) {
+      EXPECT_EQ(r.runs[t].lane, k == 0 ? t : 64 + t);
+      EXPECT_EQ(r.runs[t].col, k == 0 ? 0 : 32);
+      EXPECT_EQ(r.runs[t].data[0], k == 0 ? value(0, t) : ~value(0, t));
+    }
+  }
+  EXPECT_EQ(rs[0].cycles, 1u + 32u + 2u);
+  EXPECT_EQ(rs[1].cycles, rs[0].cycles + 33u);
 }
 
 TEST(TmemWdp, BeatCountAssertion) {
