@@ -1,6 +1,7 @@
 #include "stu/golden/executor.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "stu/golden/store_align.h"
@@ -95,7 +96,7 @@ struct MbarCache {
 };
 
 void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext& ctx,
-                     const WarpOperands& ops, StoreResult& out) {
+                     const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
   const unsigned regs = ins.tmem_regs();
   if (!ins.shape || regs == 0 || ops.src.size() < size_t(regs) * 32) {
     fault_all(out, ctx.active, FaultKind::BadInstruction);
@@ -124,67 +125,36 @@ void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext&
     return;
   }
   CtaState& cta = m.cta(ctx.cta);
-  const TmemAddr base0 = TmemAddr::decode(uint32_t(taddr));
-  const TmemAddr base1 = TmemAddr::decode(uint32_t(taddr + split));
-  const unsigned quarter = ctx.warp % 4;
-  const isa::TmemShape shape = *ins.shape;
-
-  // Pass 1: per-thread faults (a thread that touches a forbidden cell writes nothing).
-  TmemCellRef cells[2];
-  for (unsigned t = 0; t < 32; ++t) {
-    for (unsigned j = 0; j < regs && !(out.fault_mask >> t & 1); ++j) {
-      const unsigned n = tmem_cells(shape, ins.unpack16, t, j, cells);
-      for (unsigned c = 0; c < n; ++c) {
-        const TmemAddr& b = cells[c].second ? base1 : base0;
-        const uint32_t lane = b.lane + cells[c].lane, col = b.col + cells[c].col;
-        const uint32_t cell_addr = TmemAddr{lane, col}.encode();
-        if (lane >= kTmemLanes || lane / 32 != quarter) {
-          out.set_fault(t, FaultKind::TmemLaneQuarter, cell_addr);
-          break;
-        }
-        if (!cta.tmem_alloc.allocated(col)) {
-          out.set_fault(t, FaultKind::TmemColumnRange, cell_addr);
-          break;
-        }
-      }
-    }
+  TmemWriteIn in;
+  in.shape = *ins.shape;
+  in.num = ins.num;
+  in.unpack = ins.unpack16;
+  in.taddr = uint32_t(taddr);
+  in.split = uint32_t(split);
+  in.quarter = ctx.warp % 4u;
+  in.alloc_units = cta.tmem_alloc.unit_mask();
+  in.cta = ctx.cta;
+  static_assert(sizeof(RegValue) == 2 * sizeof(uint64_t) && offsetof(RegValue, lo) == 0,
+                "tmem_write reads the low halves of RegValue with stride 2");
+  in.regs = &ops.src[0].lo;
+  in.stride = 2;
+  TmemWriteOut& w = scratch.tmem;
+  tmem_write(in, w);
+  for (uint32_t f = w.fault_mask; f; f &= f - 1) {
+    const unsigned t = unsigned(__builtin_ctz(f));
+    out.set_fault(t, w.fault[t].kind, w.fault[t].addr);
   }
-  // Pass 2: write and gather 32-column runs per TMEM lane.
+  out.stored_mask = ~w.fault_mask;
+  out.bytes += 4 * w.cells;
   uint32_t* tm = cta.tmem_cells();
-  int16_t index[kTmemLanes * (kTmemColumns / 32)];
-  std::fill(std::begin(index), std::end(index), int16_t(-1));
-  for (unsigned t = 0; t < 32; ++t) {
-    if (out.fault_mask >> t & 1) continue;
-    for (unsigned j = 0; j < regs; ++j) {
-      const uint32_t v = uint32_t(ops.value(j, t).lo);
-      const unsigned n = tmem_cells(shape, ins.unpack16, t, j, cells);
-      for (unsigned c = 0; c < n; ++c) {
-        const TmemAddr& b = cells[c].second ? base1 : base0;
-        const uint32_t lane = b.lane + cells[c].lane, col = b.col + cells[c].col;
-        // Unpacked: the half goes to bits 15:0 and bits 31:16 are written as zero.
-        const uint32_t cell = ins.unpack16 ? (cells[c].half ? v >> 16 : v & 0xFFFFu) : v;
-        tm[lane * kTmemColumns + col] = cell;
-        int16_t& slot = index[lane * (kTmemColumns / 32) + col / 32];
-        if (slot < 0) {
-          slot = int16_t(out.tmem.size());
-          out.tmem.emplace_back();
-          TmemWrite& w = out.tmem.back();
-          w.cta = ctx.cta;
-          w.lane = uint16_t(lane);
-          w.col = uint16_t(col & ~31u);
-          w.unpacked = ins.unpack16;
-        }
-        TmemWrite& w = out.tmem[size_t(slot)];
-        w.col_mask |= uint32_t(1) << (col % 32);
-        w.data[col % 32] = cell;
-        out.bytes += 4;
-      }
+  for (const TmemWrite& r : w.runs) {
+    uint32_t* row = tm + size_t(r.lane) * kTmemColumns + r.col;
+    for (uint32_t c = r.col_mask; c; c &= c - 1) {
+      const unsigned i = unsigned(__builtin_ctz(c));
+      row[i] = r.data[i];
     }
-    out.stored_mask |= uint32_t(1) << t;
   }
-  std::sort(out.tmem.begin(), out.tmem.end(), [](const TmemWrite& a, const TmemWrite& b) {
-    return a.lane != b.lane ? a.lane < b.lane : a.col < b.col;
-  });
+  out.tmem.swap(w.runs);  // both keep their capacity
 }
 
 }  // namespace
@@ -269,7 +239,7 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
   }
   if (ctx.active == 0) return;
   if (ins.op == Opcode::Tcgen05St) {
-    execute_tcgen05(m, ins, ctx, ops, out);
+    execute_tcgen05(m, ins, ctx, ops, out, scratch);
     return;
   }
   const unsigned elems = ins.vec_lanes();

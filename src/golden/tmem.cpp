@@ -1,5 +1,8 @@
 #include "stu/golden/tmem.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace stu::golden {
 
 using isa::TmemShape;
@@ -98,6 +101,89 @@ bool TmemAllocator::dealloc(uint32_t taddr, uint32_t cols) {
 
 bool TmemAllocator::allocated(uint32_t col) const {
   return col < kTmemColumns && ((units_ >> (col / kTmemAllocUnit)) & 1);
+}
+
+}  // namespace stu::golden
+
+namespace stu::golden {
+
+void TmemWriteOut::clear() {
+  for (uint32_t m = fault_mask; m; m &= m - 1) fault[unsigned(__builtin_ctz(m))] = Fault{};
+  fault_mask = 0;
+  runs.clear();
+  cells = 0;
+}
+
+void tmem_write(const TmemWriteIn& in, TmemWriteOut& out) {
+  out.clear();
+  const unsigned regs = isa::regs_per_rep(in.shape) * in.num;
+  const TmemAddr base0 = TmemAddr::decode(in.taddr);
+  const TmemAddr base1 = TmemAddr::decode(in.taddr + in.split);
+  auto allocated = [&](uint32_t col) {
+    return col < kTmemColumns && ((in.alloc_units >> (col / kTmemAllocUnit)) & 1);
+  };
+
+  // Pass 1: per-thread faults (a thread that touches a forbidden cell writes nothing).
+  TmemCellRef cells[2];
+  for (unsigned t = 0; t < 32; ++t) {
+    for (unsigned j = 0; j < regs && !(out.fault_mask >> t & 1); ++j) {
+      const unsigned n = tmem_cells(in.shape, in.unpack, t, j, cells);
+      for (unsigned c = 0; c < n; ++c) {
+        const TmemAddr& b = cells[c].second ? base1 : base0;
+        const uint32_t lane = b.lane + cells[c].lane, col = b.col + cells[c].col;
+        FaultKind k = FaultKind::None;
+        if (lane >= kTmemLanes || lane / 32 != in.quarter)
+          k = FaultKind::TmemLaneQuarter;
+        else if (!allocated(col))
+          k = FaultKind::TmemColumnRange;
+        if (k != FaultKind::None) {
+          out.fault[t] = Fault{k, TmemAddr{lane, col}.encode()};
+          out.fault_mask |= uint32_t(1) << t;
+          break;
+        }
+      }
+    }
+  }
+  // Pass 2: gather the cells of the threads that do not fault into 32-column runs per lane
+  // (ascending thread: a later thread's cell replaces an earlier one's).
+  int16_t index[kTmemLanes * (kTmemColumns / 32)];
+  std::fill(std::begin(index), std::end(index), int16_t(-1));
+  for (unsigned t = 0; t < 32; ++t) {
+    if (out.fault_mask >> t & 1) continue;
+    for (unsigned j = 0; j < regs; ++j) {
+      const uint32_t v = uint32_t(in.regs[(size_t(j) * 32 + t) * in.stride]);
+      const unsigned n = tmem_cells(in.shape, in.unpack, t, j, cells);
+      for (unsigned c = 0; c < n; ++c) {
+        const TmemAddr& b = cells[c].second ? base1 : base0;
+        const uint32_t lane = b.lane + cells[c].lane, col = b.col + cells[c].col;
+        // Unpacked: the half goes to bits 15:0 and bits 31:16 are written as zero.
+        const uint32_t cell = in.unpack ? (cells[c].half ? v >> 16 : v & 0xFFFFu) : v;
+        int16_t& slot = index[lane * (kTmemColumns / 32) + col / 32];
+        if (slot < 0) {
+          slot = int16_t(out.runs.size());
+          out.runs.emplace_back();
+          TmemWrite& w = out.runs.back();
+          w.cta = in.cta;
+          w.lane = uint16_t(lane);
+          w.col = uint16_t(col & ~31u);
+          w.unpacked = in.unpack;
+        }
+        TmemWrite& w = out.runs[size_t(slot)];
+        w.col_mask |= uint32_t(1) << (col % 32);
+        w.data[col % 32] = cell;
+        ++out.cells;
+      }
+    }
+  }
+  std::sort(out.runs.begin(), out.runs.end(), [](const TmemWrite& a, const TmemWrite& b) {
+    return a.lane != b.lane ? a.lane < b.lane : a.col < b.col;
+  });
+}
+
+TmemWriteOut tmem_write(const TmemWriteIn& in) {
+  TmemWriteOut out;
+  tmem_write(in, out);
+  return out;
 }
 
 }  // namespace stu::golden

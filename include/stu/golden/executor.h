@@ -63,16 +63,6 @@ struct CacheAttrs {
   CachePolicy policy;  // decoded from the lowest active lane's operand
 };
 
-// One 32-cell run of a TMEM row written by tcgen05.st (cells not in the mask untouched).
-struct TmemWrite {
-  uint16_t cta = 0;
-  uint16_t lane = 0;      // TMEM lane (row)
-  uint16_t col = 0;       // first column (a multiple of 32)
-  uint32_t col_mask = 0;  // bit i: column col + i written
-  bool unpacked = false;  // cells hold a 16-bit half in bits 15:0 (upper bits: see docs)
-  std::array<uint32_t, 32> data{};
-};
-
 struct MbarEvent {
   uint16_t cta = 0;
   uint64_t offset = 0;  // shared-memory offset of the barrier
@@ -100,6 +90,7 @@ struct StoreResult {
 // Scratch space reused across calls so that steady-state execution allocates nothing.
 struct Scratch {
   std::vector<LaneAccess> accesses;
+  TmemWriteOut tmem;  // tcgen05.st: golden::tmem_write's result
 };
 
 // Executes a PTX store. Validation is the ISA layer's job; an instruction missing what its

@@ -4,9 +4,13 @@
 // ../shared/spec/tmem.md; the golden model, the RTL checker and the docs generator use it.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
+#include "stu/golden/fault.h"
 #include "stu/isa/types.h"
 
 namespace stu::golden {
@@ -63,5 +67,49 @@ class TmemAllocator {
   uint16_t starts_ = 0;        // bit u: an allocation begins at unit u
   uint16_t lengths_[16] = {};  // units of the allocation beginning at u
 };
+
+// One 32-cell run of a TMEM row written by tcgen05.st (cells not in the mask untouched).
+struct TmemWrite {
+  uint16_t cta = 0;
+  uint16_t lane = 0;      // TMEM lane (row)
+  uint16_t col = 0;       // first column (a multiple of 32)
+  uint32_t col_mask = 0;  // bit i: column col + i written
+  bool unpacked = false;  // cells hold a 16-bit half in bits 15:0 (upper bits: see docs)
+  std::array<uint32_t, 32> data{};
+};
+
+// The TMEM write of one `tcgen05.st` whose warp-level checks passed (the whole warp active, a
+// uniform taddr of 32 bits, a valid instruction: those stay in the executor).
+struct TmemWriteIn {
+  isa::TmemShape shape = isa::TmemShape::S32x32b;
+  unsigned num = 1;      // .num (1 .. isa::max_num(shape))
+  bool unpack = false;   // .unpack::16b
+  uint32_t taddr = 0;    // the access base
+  uint32_t split = 0;    // .16x32bx2: immHalfSplitoff (the second base is taddr + split mod 2^32)
+  unsigned quarter = 0;  // warp % 4: the lanes 32*quarter .. +31 the warp may access
+  uint16_t alloc_units = 0;  // bit u: columns [32u, 32u + 32) allocated (TmemAllocator::unit_mask)
+  uint16_t cta = 0;
+  // Register j (0 .. regs_per_rep * num - 1) of thread t: bits 31:0 of regs[(j * 32 + t) *
+  // stride] (stride 2 reads the low halves of 128-bit register values).
+  const uint64_t* regs = nullptr;
+  std::size_t stride = 1;
+};
+
+struct TmemWriteOut {
+  std::array<Fault, 32> fault{};  // per thread: TmemLaneQuarter or TmemColumnRange, at the cell
+  uint32_t fault_mask = 0;        // threads that fault (and write nothing)
+  std::vector<TmemWrite> runs;    // the non-empty 32-column runs, ascending lane, then column
+  uint64_t cells = 0;             // cell writes (a cell two threads write counts twice)
+  void clear();                   // keeps capacity
+};
+
+// tcgen05.st's effect on TMEM: each thread's cells (tmem_cells) from the base (the second
+// access of .16x32bx2 from taddr + split). A thread faults at its first failing cell in
+// (register, cell) order: a lane outside the warp's quarter (TmemLaneQuarter), else a column
+// not allocated (TmemColumnRange); the fault address is the cell's TMEM address. A faulting
+// thread writes nothing. Unpacked cells hold the 16-bit half in bits 15:0 (bits 31:16 zero).
+// When two threads write one cell (.16x32bx2 with overlapping accesses) the higher thread wins.
+void tmem_write(const TmemWriteIn& in, TmemWriteOut& out);
+TmemWriteOut tmem_write(const TmemWriteIn& in);
 
 }  // namespace stu::golden

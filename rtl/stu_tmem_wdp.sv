@@ -1,0 +1,503 @@
+// TMEM write datapath of tcgen05.st: a warp's registers into 32-column runs of TMEM lanes.
+//
+// An instruction comes in as regs_per_rep(shape) * num register beats: beat j carries register
+// j of the 32 threads (data_i[t]); in_last_i marks the last beat. The header (shape, num,
+// unpack, taddr, split offset, the warp's quarter, the CTA's 16-bit allocation unit mask, CTA)
+// is sampled with beat 0 and ignored on the others. Register j of thread t goes to the cells of
+// ../shared/spec/tmem.md (.unpack::16b: two cells, the low half in the lower column, each half
+// in bits 15:0 with bits 31:16 zero); .16x32bx2's threads 16..31 address from taddr + split
+// (mod 2^32). While the beats stream in, every thread's cells of that register are checked
+// (forward map): a thread faults at its first failing cell in (register, cell) order, with the
+// cell's TMEM address {lane[15:0], col[15:0]}: a lane outside the warp's quarter (or >= 128)
+// is FaultTmemLaneQuarter, else a column not allocated (or >= 512) FaultTmemColumnRange. A
+// faulting thread writes nothing. The beats are kept in one of two banks of 128 registers x
+// 32 threads (with the header and the faults), so that the next instruction's beats come in
+// while the previous one's runs go out.
+//
+// Then the candidate runs, the quarter's lanes x 32-column blocks inside an access's lane and
+// column footprint, lanes that a thread without a fault writes, are visited in (lane, column)
+// order, one per cycle: each run's 32 cells are gathered from the bank with the inverse map of
+// the shape (the second access of .16x32bx2 wins a cell both write); a run no thread writes
+// (its columns' writers fault) is skipped, a non-empty one goes out (write_valid_o, wr_o).
+// Last comes one status beat (write_valid_o low, last_o high) with every thread's fault kind
+// and address (fault_o, fault_addr_o, valid with last_o). Unwritten cells of a run are 0.
+// Reference: golden::tmem_write (include/stu/golden/tmem.h).
+//
+// Latency: R register beats (one per cycle), then one cycle per candidate run (C <= 32 lanes x
+// blocks spanned: 32x32b.x1 at an aligned column 32, 16x256b.x32 160; 0 when every thread
+// faults), then the status beat: 32x32b.x1 leaves its status beat 34 cycles after its beat.
+// Throughput: the beats of an instruction overlap the runs of the one before, so without
+// back-pressure one instruction every max(R, C + 1) cycles (a bank frees when its status beat
+// is loaded). valid/ready on both sides.
+`include "stu_pkg.svh"
+
+module stu_tmem_wdp
+  import stu_pkg::*;
+(
+  input  logic                       clk_i,
+  /* verilator lint_off SYNCASYNCNET */  // asynchronous reset; the assertions' disable iff
+  input  logic                       rst_ni,
+  /* verilator lint_on SYNCASYNCNET */
+  // Register beats in (header with beat 0).
+  input  logic                       in_valid_i,
+  output logic                       in_ready_o,
+  input  logic                       in_last_i,      // the last register beat
+  input  tmem_shape_e                shape_i,
+  input  logic [7:0]                 num_i,          // .num: 1 .. 128 / regs_per_rep
+  input  logic                       unpack_i,       // .unpack::16b
+  input  logic [31:0]                taddr_i,
+  input  logic [31:0]                split_i,        // .16x32bx2 immHalfSplitoff (mod 2^32)
+  input  logic [1:0]                 quarter_i,      // warp % 4
+  input  logic [15:0]                alloc_i,        // bit u: columns 32u .. 32u+31 allocated
+  input  logic [15:0]                cta_i,
+  input  logic [NumLanes-1:0][31:0]  data_i,         // register j of each thread
+  // Runs, then the status beat, out.
+  output logic                       out_valid_o,
+  input  logic                       out_ready_i,
+  output logic                       write_valid_o,  // wr_o is a run (else the status beat)
+  output tmem_write_t                wr_o,
+  output logic                       last_o,         // the status beat, last of its instruction
+  output fault_e [NumLanes-1:0]      fault_o,        // per thread, valid with last_o
+  output logic [NumLanes-1:0][31:0]  fault_addr_o
+);
+
+  localparam int unsigned MaxRegs = 128;
+  localparam int unsigned Blocks  = TmemColumns / 32;  // 32-column blocks of a lane
+  localparam int unsigned Cands   = NumLanes * Blocks;  // candidate runs of a quarter
+
+  typedef struct packed {
+    tmem_shape_e shape;
+    logic [7:0]  regs;   // regs_per_rep * num
+    logic        unpack;
+    logic [31:0] base0;  // taddr
+    logic [31:0] base1;  // taddr + split
+    logic [1:0]  quarter;
+    logic [15:0] alloc;
+    logic [15:0] cta;
+  } hdr_t;
+
+  // Two banks: one takes the beats of an instruction (wb_q) while the other's runs go out
+  // (rb_q). A bank is full from its last beat until its status beat is loaded.
+  logic [1:0] full_q, full_d;
+  logic       wb_q, wb_d, rb_q, rb_d;
+  hdr_t       hdr_q [2];
+  hdr_t       hdr_in;
+  // hdr: the header of the beats (the forward map does not need the CTA); eh: the header of
+  // the bank being emitted (the allocation was checked with the beats).
+  /* verilator lint_off UNUSEDSIGNAL */
+  hdr_t       hdr, eh;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [6:0] beat_q, beat_d;  // register index of the next beat
+
+  logic [31:0] regs_q [2][MaxRegs][NumLanes];  // the register buffers: [bank][j][t]
+  fault_e      [NumLanes-1:0]       fault_q [2];
+  logic        [NumLanes-1:0][31:0] faddr_q [2];
+  fault_e      [NumLanes-1:0]       fault_d, ef;  // ef: the faults of the bank being emitted
+  logic        [NumLanes-1:0][31:0] faddr_d;
+  logic        [Cands-1:0]          done_q, done_d;  // candidates visited
+
+  // Output register (the status beat's faults are copied: their bank is reused).
+  logic        out_valid_q, out_valid_d;
+  logic        wvalid_q, wvalid_d;
+  tmem_write_t wr_q, wr_d;
+  logic        last_q, last_d;
+  fault_e      [NumLanes-1:0]       ofault_q, ofault_d;
+  logic        [NumLanes-1:0][31:0] ofaddr_q, ofaddr_d;
+
+  logic take, first;
+  assign first = beat_q == '0;
+
+  // Registers per repetition: 16x128b 2, 16x256b 4, the others 1.
+  function automatic logic [7:0] regs_of(tmem_shape_e s, logic [7:0] num);
+    unique case (s)
+      ShapeS16x128b: return {num[6:0], 1'b0};
+      ShapeS16x256b: return {num[5:0], 2'b00};
+      default:       return num;
+    endcase
+  endfunction
+
+  // The header of the instruction taking beats: from the ports with beat 0, then its bank's.
+  always_comb begin
+    hdr_in.shape   = shape_i;
+    hdr_in.regs    = regs_of(shape_i, num_i);
+    hdr_in.unpack  = unpack_i;
+    hdr_in.base0   = taddr_i;
+    hdr_in.base1   = taddr_i + split_i;
+    hdr_in.quarter = quarter_i;
+    hdr_in.alloc   = alloc_i;
+    hdr_in.cta     = cta_i;
+    hdr            = first ? hdr_in : hdr_q[wb_q];
+  end
+  // The bank being emitted (apart from the ports: the emitter does not depend on the inputs).
+  assign eh = hdr_q[rb_q];
+  assign ef = fault_q[rb_q];
+
+  ///////////////////////////////////////
+  // Forward map: faults of each beat //
+  ///////////////////////////////////////
+
+  // Cell offsets of register beat_q of thread t (packed column; .unpack doubles it).
+  logic [4:0]  fw_lane [NumLanes];
+  logic [8:0]  fw_col  [NumLanes];  // packed column offset (up to 255)
+  logic        fw_snd  [NumLanes];  // .16x32bx2 second access
+  fault_e      cell_fault [NumLanes][2];
+  logic [31:0] cell_addr  [NumLanes][2];
+  always_comb begin
+    for (int unsigned t = 0; t < NumLanes; t++) begin
+      logic [4:0]  tt;
+      logic [6:0]  j;
+      logic [31:0] b;
+      logic [16:0] lane;
+      logic [16:0] col;
+      tt = 5'(t);
+      j  = beat_q;
+      fw_snd[t] = 1'b0;
+      unique case (hdr.shape)
+        ShapeS16x64b: begin  // lane t/4 + 8(t%2), column ((t>>1)&1) + 2j
+          fw_lane[t] = {1'b0, tt[0], tt[4:2]};
+          fw_col[t]  = {1'b0, j, tt[1]};
+        end
+        ShapeS16x128b: begin  // 2k+r: lane t/4 + 8r, column t%4 + 4k
+          fw_lane[t] = {1'b0, j[0], tt[4:2]};
+          fw_col[t]  = {1'b0, j[6:1], tt[1:0]};
+        end
+        ShapeS16x256b: begin  // 4k+r: lane t/4 + 8(r/2), column 2(t%4) + r%2 + 8k
+          fw_lane[t] = {1'b0, j[1], tt[4:2]};
+          fw_col[t]  = {1'b0, j[6:2], tt[1:0], j[0]};
+        end
+        ShapeS16x32bx2: begin  // lane t%16, column j; threads 16..31 from base1
+          fw_lane[t] = {1'b0, tt[3:0]};
+          fw_col[t]  = {2'b00, j};
+          fw_snd[t]  = tt[4];
+        end
+        default: begin  // 32x32b: lane t, column j
+          fw_lane[t] = tt;
+          fw_col[t]  = {2'b00, j};
+        end
+      endcase
+      b = fw_snd[t] ? hdr.base1 : hdr.base0;
+      for (int unsigned c = 0; c < 2; c++) begin
+        lane = {1'b0, b[31:16]} + 17'(fw_lane[t]);
+        col  = {1'b0, b[15:0]} + (hdr.unpack ? 17'({fw_col[t], 1'(c)}) : 17'(fw_col[t]));
+        cell_addr[t][c] = {lane[15:0], col[15:0]};
+        if (lane[16:7] != '0 || lane[6:5] != hdr.quarter) begin
+          cell_fault[t][c] = FaultTmemLaneQuarter;
+        end else if (col[16:9] != '0 || !hdr.alloc[col[8:5]]) begin
+          cell_fault[t][c] = FaultTmemColumnRange;
+        end else begin
+          cell_fault[t][c] = FaultNone;
+        end
+      end
+    end
+  end
+
+  // A thread keeps its first fault: the one of an earlier beat, else cell 0, else cell 1.
+  always_comb begin
+    fault_d = fault_q[wb_q];
+    faddr_d = faddr_q[wb_q];
+    if (take) begin
+      for (int unsigned t = 0; t < NumLanes; t++) begin
+        if (first || fault_q[wb_q][t] == FaultNone) begin
+          fault_d[t] = FaultNone;
+          faddr_d[t] = '0;
+          if (cell_fault[t][0] != FaultNone) begin
+            fault_d[t] = cell_fault[t][0];
+            faddr_d[t] = cell_addr[t][0];
+          end else if (hdr.unpack && cell_fault[t][1] != FaultNone) begin
+            fault_d[t] = cell_fault[t][1];
+            faddr_d[t] = cell_addr[t][1];
+          end
+        end
+      end
+    end
+  end
+
+  ////////////////////////////////////////
+  // Candidate runs and the inverse map //
+  ////////////////////////////////////////
+
+  // Footprint of an access in columns: 32x32b and 16x32bx2 one per register, the 16-lane
+  // shapes two per register; doubled by .unpack.
+  logic [9:0] cols;
+  always_comb begin
+    cols = (eh.shape == ShapeS32x32b || eh.shape == ShapeS16x32bx2) ?
+           {2'b00, eh.regs} : {1'b0, eh.regs, 1'b0};
+    if (eh.unpack) cols = {cols[8:0], 1'b0};
+  end
+
+  // Lanes (of the quarter) and blocks inside each access's footprint; a lane is a candidate
+  // only when one of the threads that write it (inverse map: the lane offset fixes 1, 2 or 4
+  // threads) does not fault.
+  logic [NumLanes-1:0] lane_in [2];
+  logic [NumLanes-1:0] lane_live [2];
+  logic [Blocks-1:0]   blk_in  [2];
+  logic [Cands-1:0]    cand, remaining;
+  always_comb begin
+    for (int unsigned a = 0; a < 2; a++) begin
+      logic [31:0] b;
+      logic [17:0] lo, hi;  // inclusive ranges
+      b = a == 0 ? eh.base0 : eh.base1;
+      lo = {2'b00, b[31:16]};
+      hi = lo + ((eh.shape == ShapeS32x32b) ? 18'd31 : 18'd15);
+      for (int unsigned l = 0; l < NumLanes; l++) begin
+        logic [17:0] abs_lane;
+        logic [4:0]  dl;  // the lane offset (when lane_in)
+        logic [3:0]  ok;  // the writers of the lane that do not fault
+        abs_lane   = 18'({eh.quarter, 5'(l)});
+        dl         = abs_lane[4:0] - lo[4:0];
+        lane_in[a][l] = abs_lane >= lo && abs_lane <= hi &&
+                        (a == 0 || eh.shape == ShapeS16x32bx2);
+        for (int unsigned x = 0; x < 4; x++) begin
+          ok[x] = ef[{dl[2:0], 2'(x)}] == FaultNone;
+        end
+        unique case (eh.shape)
+          ShapeS16x64b:   lane_live[a][l] = ef[{dl[2:0], 1'b0, dl[3]}] == FaultNone ||
+                                            ef[{dl[2:0], 1'b1, dl[3]}] == FaultNone;
+          ShapeS16x128b,
+          ShapeS16x256b:  lane_live[a][l] = |ok;
+          ShapeS16x32bx2: lane_live[a][l] = ef[{1'(a), dl[3:0]}] == FaultNone;
+          default:        lane_live[a][l] = ef[dl[4:0]] == FaultNone;
+        endcase
+        lane_live[a][l] = lane_live[a][l] && lane_in[a][l];
+      end
+      lo = {2'b00, b[15:0]};
+      hi = lo + 18'(cols) - 18'd1;
+      for (int unsigned k = 0; k < Blocks; k++) begin
+        blk_in[a][k] = 18'(32 * k + 31) >= lo && 18'(32 * k) <= hi;
+      end
+    end
+    for (int unsigned l = 0; l < NumLanes; l++) begin
+      for (int unsigned k = 0; k < Blocks; k++) begin
+        cand[l*Blocks+k] = (lane_live[0][l] && blk_in[0][k]) ||
+                           (lane_live[1][l] && blk_in[1][k]);
+      end
+    end
+    remaining = cand & ~done_q;
+  end
+
+  // The next candidate: lowest lane, then lowest block.
+  logic                any_rem;
+  logic [4:0]          sel_lane;
+  logic [3:0]          sel_blk;
+  logic [NumLanes-1:0] lane_rem;
+  always_comb begin
+    sel_lane = '0;
+    sel_blk  = '0;
+    for (int l = NumLanes - 1; l >= 0; l--) begin
+      lane_rem[l] = |remaining[l*Blocks +: Blocks];
+      if (lane_rem[l]) sel_lane = 5'(l);
+    end
+    any_rem = |lane_rem;
+    for (int k = Blocks - 1; k >= 0; k--) begin
+      if (remaining[{sel_lane, 4'(k)}]) sel_blk = 4'(k);
+    end
+  end
+
+  // The run of the selected candidate: for each column, the writer of each access (inverse
+  // map), the second access of .16x32bx2 last so that it wins.
+  tmem_write_t run;
+  always_comb begin
+    logic [15:0] abs_lane;
+    abs_lane         = {9'd0, eh.quarter, sel_lane};
+    run              = '0;
+    run.cta          = eh.cta;
+    run.lane         = abs_lane;
+    run.col          = {7'd0, sel_blk, 5'd0};
+    run.unpacked     = eh.unpack;
+    for (int unsigned i = 0; i < 32; i++) begin
+      for (int unsigned a = 0; a < 2; a++) begin
+        logic [31:0] b;
+        logic [17:0] dl, dc;   // offsets from the access base (in range when below the size)
+        logic [7:0]  pc;       // packed column offset
+        logic        half;
+        logic [4:0]  t;
+        logic [6:0]  j;
+        logic [31:0] v;
+        b    = a == 0 ? eh.base0 : eh.base1;
+        dl   = {2'b00, abs_lane} - {2'b00, b[31:16]};
+        dc   = {9'd0, sel_blk, 5'(i)} - {2'b00, b[15:0]};
+        half = eh.unpack && dc[0];
+        pc   = eh.unpack ? dc[8:1] : dc[7:0];  // in range: below 256
+        unique case (eh.shape)
+          ShapeS16x64b: begin  // t = 4(dl%8) + 2(pc%2) + dl/8, j = pc/2
+            t = {dl[2:0], pc[0], dl[3]};
+            j = pc[7:1];
+          end
+          ShapeS16x128b: begin  // t = 4(dl%8) + pc%4, j = 2(pc/4) + dl/8
+            t = {dl[2:0], pc[1:0]};
+            j = {pc[7:2], dl[3]};
+          end
+          ShapeS16x256b: begin  // t = 4(dl%8) + (pc%8)/2, j = 4(pc/8) + 2(dl/8) + pc%2
+            t = {dl[2:0], pc[2:1]};
+            j = {pc[7:3], dl[3], pc[0]};
+          end
+          ShapeS16x32bx2: begin  // t = 16a + dl, j = pc
+            t = {1'(a), dl[3:0]};
+            j = pc[6:0];
+          end
+          default: begin  // 32x32b: t = dl, j = pc
+            t = dl[4:0];
+            j = pc[6:0];
+          end
+        endcase
+        v = regs_q[rb_q][j][t];
+        if (lane_in[a][sel_lane] && dl < ((eh.shape == ShapeS32x32b) ? 18'd32 : 18'd16) &&
+            dc < 18'(cols) && ef[t] == FaultNone) begin
+          run.col_mask[i]      = 1'b1;
+          run.data[32*i +: 32] = !eh.unpack ? v : half ? {16'd0, v[31:16]} : {16'd0, v[15:0]};
+        end
+      end
+    end
+  end
+
+  /////////////
+  // Control //
+  /////////////
+
+  logic advance, emitting;
+  assign advance    = !out_valid_q || out_ready_i;
+  assign emitting   = full_q[rb_q];
+  assign in_ready_o = !full_q[wb_q];
+  assign take       = in_valid_i && in_ready_o;
+
+  always_comb begin
+    full_d      = full_q;
+    wb_d        = wb_q;
+    rb_d        = rb_q;
+    beat_d      = beat_q;
+    done_d      = done_q;
+    out_valid_d = out_valid_q && !out_ready_i;
+    wvalid_d    = wvalid_q;
+    wr_d        = wr_q;
+    last_d      = last_q;
+    ofault_d    = ofault_q;
+    ofaddr_d    = ofaddr_q;
+    if (take) begin
+      beat_d = in_last_i ? '0 : beat_q + 7'd1;
+      if (in_last_i) begin
+        full_d[wb_q] = 1'b1;
+        wb_d         = !wb_q;
+      end
+    end
+    if (emitting && advance) begin
+      if (any_rem) begin
+        done_d[{sel_lane, sel_blk}] = 1'b1;
+        if (|run.col_mask) begin
+          out_valid_d = 1'b1;
+          wvalid_d    = 1'b1;
+          wr_d        = run;
+          last_d      = 1'b0;
+        end
+      end else begin
+        out_valid_d  = 1'b1;
+        wvalid_d     = 1'b0;
+        last_d       = 1'b1;
+        ofault_d     = ef;
+        ofaddr_d     = faddr_q[rb_q];
+        done_d       = '0;
+        full_d[rb_q] = 1'b0;
+        rb_d         = !rb_q;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      full_q      <= '0;
+      wb_q        <= 1'b0;
+      rb_q        <= 1'b0;
+      beat_q      <= '0;
+      done_q      <= '0;
+      out_valid_q <= 1'b0;
+    end else begin
+      full_q      <= full_d;
+      wb_q        <= wb_d;
+      rb_q        <= rb_d;
+      beat_q      <= beat_d;
+      done_q      <= done_d;
+      out_valid_q <= out_valid_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (take && first) hdr_q[wb_q] <= hdr_in;
+    for (int unsigned t = 0; t < NumLanes; t++) begin
+      if (take) regs_q[wb_q][beat_q][t] <= data_i[t];
+    end
+    if (take) begin
+      fault_q[wb_q] <= fault_d;
+      faddr_q[wb_q] <= faddr_d;
+    end
+    wvalid_q <= wvalid_d;
+    wr_q     <= wr_d;
+    last_q   <= last_d;
+    ofault_q <= ofault_d;
+    ofaddr_q <= ofaddr_d;
+  end
+
+  assign out_valid_o   = out_valid_q;
+  assign write_valid_o = wvalid_q;
+  assign wr_o          = wr_q;
+  assign last_o        = last_q;
+  assign fault_o       = ofault_q;
+  assign fault_addr_o  = ofaddr_q;
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+`ifndef SYNTHESIS
+  // The header names a legal .num (a power of two up to 128 / regs_per_rep), and the beats of
+  // an instruction are exactly regs_per_rep * num. At the clock edge: the beat counter moves
+  // with it while the inputs of the beat taken still show.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && take) begin
+      if (first) begin
+        NumLegal_A: assert ($onehot(num_i) && 32'(shape_i) <= 32'(ShapeS16x32bx2) &&
+                            (shape_i == ShapeS16x256b ? num_i <= 8'd32 :
+                             shape_i == ShapeS16x128b ? num_i <= 8'd64 : num_i <= 8'd128))
+          else $error("stu_tmem_wdp: illegal .num %0d for shape %0d", num_i, shape_i);
+      end
+      BeatCount_A: assert (in_last_i == (8'(beat_q) + 8'd1 == hdr.regs))
+        else $error("stu_tmem_wdp: beat %0d of %0d: in_last_i %0d", beat_q, hdr.regs,
+                    in_last_i);
+    end
+  end
+  // Immediate assertions at the clock edge: Verilator 5.006 cannot $sample a signal wider than
+  // 64 bits in a concurrent assertion (its generated code does not compile).
+  logic        stalled_q;
+  tmem_write_t wr_prev_q;
+  logic        wvalid_prev_q, last_prev_q;
+  fault_e      [NumLanes-1:0]       fault_prev_q;
+  logic        [NumLanes-1:0][31:0] faddr_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) stalled_q <= 1'b0;
+    else stalled_q <= out_valid_o && !out_ready_i;
+  end
+  always_ff @(posedge clk_i) begin
+    wr_prev_q     <= wr_o;
+    wvalid_prev_q <= write_valid_o;
+    last_prev_q   <= last_o;
+    fault_prev_q  <= fault_o;
+    faddr_prev_q  <= fault_addr_o;
+    if (rst_ni && out_valid_o) begin
+      // A run always writes a cell, of a lane of the warp's quarter; a beat is a run or the
+      // status beat.
+      RunNotEmpty_A: assert (write_valid_o ? |wr_o.col_mask && !last_o &&
+                                             wr_o.lane[15:5] == {9'd0, eh.quarter}
+                                           : last_o)
+        else $error("stu_tmem_wdp: empty run or bad beat");
+    end
+  end
+  // The output holds while it waits.
+  always_comb begin
+    if (rst_ni && stalled_q) begin
+      OutStable_A: assert (out_valid_o && write_valid_o == wvalid_prev_q &&
+                           last_o == last_prev_q && (!write_valid_o || wr_o == wr_prev_q) &&
+                           (!last_o || (fault_o == fault_prev_q && fault_addr_o == faddr_prev_q)))
+        else $error("stu_tmem_wdp: output changed while stalled");
+    end
+  end
+`endif
+
+endmodule
