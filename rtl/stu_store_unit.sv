@@ -1,5 +1,6 @@
-// Store unit top: one decoded warp store (PTX st, st.async, SASS ST) in; line requests,
-// mbarrier reads, writes and complete-tx events, and a per-lane status out.
+// Store unit top: one decoded warp store (PTX st, st.async, tcgen05.st, SASS ST) in; line
+// requests, TMEM writes, mbarrier reads, writes and complete-tx events, and a per-lane status
+// out.
 //
 // The lane path chains the verified blocks: each active lane, in ascending lane order, goes
 // through stu_store_align (alignment, byte lanes; misaligned faults or is forced down), then
@@ -14,6 +15,12 @@
 // request port, then the barrier words are written back (after the data: a store may write the
 // barrier's own bytes), and a status beat (fault kind and address, stored, forced-down lanes,
 // and the effective scope) closes the warp.
+//
+// tcgen05.st takes the TMEM path: the warp-level checks (every thread active, one address for
+// the warp, a 32-bit TMEM address, a CTA of the cluster) fault the whole warp; otherwise its
+// register beats (reg port) go to stu_tmem_wdp with the header, its runs leave on the TMEM port
+// and its per-thread faults become the status. A warp that faulted still takes (and drops) its
+// register beats.
 // Reference: golden::execute / golden::execute_sass (include/stu/golden/executor.h).
 //
 // Latency: about 4 cycles per active lane (plus the allocation and mbarrier round trips), then
@@ -36,8 +43,8 @@ module stu_store_unit
   // Warp store in.
   input  logic                   in_valid_i,
   output logic                   in_ready_o,
-  input  logic [1:0]             in_kind_i,      // 0 PTX st, 1 st.async with [mbar], 2 SASS ST,
-                                                 // 3 weak st.async without [mbar]
+  input  logic [2:0]             in_kind_i,      // 0 PTX st, 1 st.async with [mbar], 2 SASS ST,
+                                                 // 3 weak st.async without [mbar], 4 tcgen05.st
   input  logic [15:0]            in_cta_i,
   input  logic [15:0]            in_warp_i,
   input  logic [NumLanes-1:0]    in_active_i,    // lanes that execute (guard applied)
@@ -55,6 +62,21 @@ module stu_store_unit
   input  logic [NumLanes-1:0][63:0] in_addr_i,
   input  logic [NumLanes-1:0][63:0] in_mbar_i,
   input  logic [NumLanes-1:0][MaxAccessBytes*8-1:0] in_data_i,
+  // tcgen05.st: the header (with the warp store) and the register beats (beat j: register j of
+  // every thread).
+  input  tmem_shape_e            in_shape_i,
+  input  logic [7:0]             in_num_i,
+  input  logic                   in_unpack_i,
+  input  logic [31:0]            in_split_i,
+  input  logic [15:0]            in_alloc_i,     // the CTA's TMEM allocation, 32-column units
+  input  logic                   reg_valid_i,
+  output logic                   reg_ready_o,
+  input  logic                   reg_last_i,
+  input  logic [NumLanes-1:0][31:0] reg_data_i,
+  // TMEM writes: 32-column runs of a lane.
+  output logic                   tm_valid_o,
+  input  logic                   tm_ready_i,
+  output tmem_write_t            tm_o,
   // Global allocation check (the memory side answers whether [addr, addr + size) is backed).
   output logic                   alloc_req_valid_o,
   output logic [63:0]            alloc_req_addr_o,
@@ -95,12 +117,13 @@ module stu_store_unit
                                                  // store that reached shared memory only
 );
 
-  localparam logic [1:0] KindAsync = 2'd1, KindSass = 2'd2, KindAsyncNoMbar = 2'd3;  // 0: st
+  localparam logic [2:0] KindAsync = 3'd1, KindSass = 3'd2, KindAsyncNoMbar = 3'd3,
+                         KindTcgen05 = 3'd4;  // 0: st
   localparam logic [2:0] ScopeCluster = 3'd2, ScopeSys = 3'd4;
 
-  typedef enum logic [3:0] {
+  typedef enum logic [4:0] {
     Idle, Align, AlignWait, Resolve, ResolveWait, Alloc, MbarCheck, MbarRead, MbarStep,
-    MbarStepWait, Event, WriteBack, Coalesce, Lines, Status
+    MbarStepWait, Event, WriteBack, Coalesce, Lines, TmemBeats, TmemRuns, TmemDrain, Status
   } state_e;
 
   // ---------------------------------------------------------------------------------------
@@ -126,7 +149,7 @@ module stu_store_unit
   // ---------------------------------------------------------------------------------------
   // The warp being executed.
   state_e                  state_q, state_d;
-  logic [1:0]              kind_q;
+  logic [2:0]              kind_q;
   logic [15:0]             cta_q, warp_q;
   logic [NumLanes-1:0]     todo_q, todo_d;     // active lanes not yet done
   logic                    generic_q;
@@ -283,6 +306,43 @@ module stu_store_unit
   assign req_valid_o = co_out_valid;
   assign req_o       = co_req;
 
+  // The TMEM write datapath: the header is sampled with the first register beat.
+  logic tw_in_valid, tw_in_ready, tw_out_valid, tw_out_ready, tw_write_valid, tw_last;
+  tmem_write_t tw_wr;
+  fault_e [NumLanes-1:0] tw_fault;
+  logic [NumLanes-1:0][31:0] tw_fault_addr;
+  tmem_shape_e shape_q;
+  logic [7:0] num_q;
+  logic unpack_q;
+  logic [31:0] split_q;
+  logic [15:0] alloc_q;
+
+  stu_tmem_wdp u_tmem_wdp (
+    .clk_i, .rst_ni,
+    .in_valid_i   (tw_in_valid),
+    .in_ready_o   (tw_in_ready),
+    .in_last_i    (reg_last_i),
+    .shape_i      (shape_q),
+    .num_i        (num_q),
+    .unpack_i     (unpack_q),
+    .taddr_i      (addr_q[0][31:0]),
+    .split_i      (split_q),
+    .quarter_i    (warp_q[1:0]),
+    .alloc_i      (alloc_q),
+    .cta_i        (cta_q),
+    .data_i       (reg_data_i),
+    .out_valid_o  (tw_out_valid),
+    .out_ready_i  (tw_out_ready),
+    .write_valid_o(tw_write_valid),
+    .wr_o         (tw_wr),
+    .last_o       (tw_last),
+    .fault_o      (tw_fault),
+    .fault_addr_o (tw_fault_addr)
+  );
+
+  assign tm_valid_o = state_q == TmemRuns && tw_out_valid && tw_write_valid;
+  assign tm_o       = tw_wr;
+
   // ---------------------------------------------------------------------------------------
   // Helpers.
   logic [5:0] size;  // bytes of the access
@@ -361,7 +421,7 @@ module stu_store_unit
 
   // ---------------------------------------------------------------------------------------
   // The lane walk.
-  logic take, lane_fault, lane_commit, lines_expected, mb_load, mb_update;
+  logic take, lane_fault, lane_commit, lines_expected, mb_load, mb_update, tmem_done;
   fault_e warp_fault;  // a fault of every active lane of a new warp
   fault_e lane_fault_kind;
   logic [63:0] lane_fault_addr;
@@ -371,11 +431,27 @@ module stu_store_unit
 
   // Whole-warp faults: a CTA outside the cluster (a bad instruction), and the weak st.async on a
   // cluster of one CTA.
+  // tcgen05.st (golden execute_tcgen05): every thread active, one address, 32 bits, a CTA of
+  // the cluster.
+  logic addr_uniform;
+  always_comb begin
+    addr_uniform = 1'b1;
+    for (int unsigned l = 1; l < NumLanes; l++) begin
+      if (in_addr_i[l] != in_addr_i[0]) addr_uniform = 1'b0;
+    end
+  end
   always_comb begin
     warp_fault = FaultNone;
-    if (64'(in_cta_i) >= cluster_q) warp_fault = FaultBadInstruction;
-    else if ((in_kind_i == KindAsync || in_kind_i == KindAsyncNoMbar) && cluster_q < 64'd2)
+    if (in_kind_i == KindTcgen05) begin
+      if (in_active_i != '1) warp_fault = FaultTmemInactiveThreads;
+      else if (!addr_uniform) warp_fault = FaultTmemAddrNotUniform;
+      else if (in_addr_i[0][63:32] != '0 || 64'(in_cta_i) >= cluster_q)
+        warp_fault = FaultOutOfWindow;
+    end else if (64'(in_cta_i) >= cluster_q) begin
+      warp_fault = FaultBadInstruction;
+    end else if ((in_kind_i == KindAsync || in_kind_i == KindAsyncNoMbar) && cluster_q < 64'd2) begin
       warp_fault = FaultClusterTooSmall;
+    end
   end
 
   always_comb begin
@@ -412,6 +488,10 @@ module stu_store_unit
     mb_in_valid       = 1'b0;
     mb_out_ready      = 1'b0;
     co_in_valid       = 1'b0;
+    tw_in_valid       = 1'b0;
+    tw_out_ready      = 1'b0;
+    reg_ready_o       = 1'b0;
+    tmem_done         = 1'b0;
     alloc_req_valid_o = 1'b0;
     mbar_rd_valid_o   = 1'b0;
     mbar_wr_valid_o   = 1'b0;
@@ -564,6 +644,22 @@ module stu_store_unit
       Lines: begin
         if (co_out_valid && req_ready_i && co_last) state_d = WriteBack;
       end
+      TmemBeats: begin  // register beats to stu_tmem_wdp
+        tw_in_valid = reg_valid_i;
+        reg_ready_o = tw_in_ready;
+        if (reg_valid_i && tw_in_ready && reg_last_i) state_d = TmemRuns;
+      end
+      TmemRuns: begin  // its runs to the TMEM port, then its status beat
+        tw_out_ready = tw_write_valid ? tm_ready_i : 1'b1;
+        if (tw_out_valid && !tw_write_valid && tw_last) begin
+          tmem_done = 1'b1;
+          state_d   = Status;
+        end
+      end
+      TmemDrain: begin  // a faulted tcgen05.st: its register beats are taken and dropped
+        reg_ready_o = 1'b1;
+        if (reg_valid_i && reg_last_i) state_d = Status;
+      end
       Status: begin
         st_valid_o = 1'b1;
         if (st_ready_i) state_d = Idle;
@@ -582,6 +678,10 @@ module stu_store_unit
       state_d      = Align;
     end
 
+    if (tmem_done) begin
+      for (int unsigned t = 0; t < NumLanes; t++) stored_d[t] = tw_fault[t] == FaultNone;
+    end
+
     // A new warp.
     if (take) begin
       stored_d     = '0;
@@ -593,6 +693,10 @@ module stu_store_unit
       todo_d       = in_active_i;
       state_d      = Align;
       if (warp_fault != FaultNone) todo_d = '0;
+      if (in_kind_i == KindTcgen05) begin
+        todo_d  = '0;
+        state_d = warp_fault != FaultNone ? TmemDrain : TmemBeats;
+      end
     end
   end
 
@@ -623,6 +727,11 @@ module stu_store_unit
       addr_q        <= in_addr_i;
       mbar_q        <= in_mbar_i;
       data_q        <= in_data_i;
+      shape_q       <= in_shape_i;
+      num_q         <= in_num_i;
+      unpack_q      <= in_unpack_i;
+      split_q       <= in_split_i;
+      alloc_q       <= in_alloc_i;
     end
     stored_q       <= stored_d;
     forced_q       <= forced_d;
@@ -647,8 +756,18 @@ module stu_store_unit
   always_ff @(posedge clk_i) begin
     if (take) begin
       for (int unsigned l = 0; l < NumLanes; l++) begin
-        fault_q[l]      <= in_active_i[l] ? warp_fault : FaultNone;
-        fault_addr_q[l] <= '0;
+        // A non-uniform TMEM address faults every lane at its own address; other warp faults
+        // name the TMEM address (tcgen05.st) or none.
+        fault_q[l]      <= (in_active_i[l] || warp_fault == FaultTmemAddrNotUniform) ? warp_fault
+                                                                                    : FaultNone;
+        fault_addr_q[l] <= warp_fault == FaultTmemAddrNotUniform ? in_addr_i[l]
+                         : (in_kind_i == KindTcgen05 && warp_fault == FaultOutOfWindow) ?
+                           in_addr_i[0] : '0;
+      end
+    end else if (tmem_done) begin
+      for (int unsigned t = 0; t < NumLanes; t++) begin
+        fault_q[t]      <= tw_fault[t];
+        fault_addr_q[t] <= 64'(tw_fault_addr[t]);
       end
     end else if (lane_fault) begin
       fault_q[lane]      <= lane_fault_kind;

@@ -17,6 +17,7 @@ namespace stu::tb {
 namespace {
 
 namespace LR = rtl::layout::line_req;
+namespace TW = rtl::layout::tmem_write;
 using golden::MemSpace;
 
 static_assert(port_words<decltype(Vstu_store_unit::in_data_i)> ==
@@ -25,7 +26,7 @@ static_assert(port_words<decltype(Vstu_store_unit::in_data_i)> ==
 static_assert(port_words<decltype(Vstu_store_unit::req_o)> == words_for_bits(LR::kWidth),
               "stu_store_unit request is one line_req_t");
 
-enum Kind : uint8_t { kSt = 0, kAsync = 1, kSass = 2, kAsyncNoMbar = 3 };
+enum Kind : uint8_t { kSt = 0, kAsync = 1, kSass = 2, kAsyncNoMbar = 3, kTcgen05 = 4 };
 
 unsigned log2u(unsigned v) { return unsigned(__builtin_ctz(v)); }
 
@@ -43,6 +44,13 @@ struct Decoded {
   unsigned scope = 0;  // 0 none, 1 + isa::Scope
   std::array<uint64_t, 32> addr{}, mbar{};
   std::array<std::array<uint8_t, 32>, 32> data{};
+  // tcgen05.st
+  isa::TmemShape shape = isa::TmemShape::S32x32b;
+  unsigned num = 1, regs = 0;
+  bool unpack = false;
+  uint32_t split = 0;
+  uint16_t alloc = 0;
+  const golden::WarpOperands* ops = nullptr;  // the register beats: value(j, t)
 };
 
 class RtlModel final : public RtlStoreModel {
@@ -91,6 +99,25 @@ class RtlModel final : public RtlStoreModel {
     if (ctx.active == 0) return;
     Decoded d;
     d.active = ctx.active;
+    if (ins.op == isa::Opcode::Tcgen05St) {
+      d.regs = ins.tmem_regs();
+      if (!ins.shape || d.regs == 0 || ops.src.size() < size_t(d.regs) * 32) {
+        bad_instruction(ctx.active, out);
+        return;
+      }
+      d.kind = kTcgen05;
+      d.shape = *ins.shape;
+      d.num = ins.num ? ins.num : 1;
+      d.unpack = ins.unpack16;
+      d.split = ins.split_off ? uint32_t(ins.split_off->value) : 0;
+      if (ctx.cta < image_.config().cluster_ctas)
+        d.alloc = image_.cta(ctx.cta).tmem_alloc.unit_mask();  // the allocator's state
+      for (unsigned l = 0; l < 32; ++l) d.addr[l] = address_of(ins.addr, ops.addr[l]);
+      d.ops = &ops;
+      run(d, ctx, out);
+      out.bytes = 4ull * unsigned(__builtin_popcount(out.stored_mask)) * d.regs * (d.unpack ? 2 : 1);
+      return;
+    }
     const unsigned elems = ins.vec_lanes();
     const unsigned esize = ins.type ? isa::bytes_of(*ins.type) : 0;
     if (!ins.type || ops.src.size() < size_t(elems) * 32 || esize * elems == 0 ||
@@ -157,13 +184,6 @@ class RtlModel final : public RtlStoreModel {
 
   std::string take_error() override { return std::exchange(error_, std::string()); }
 
-  bool supports(const isa::Instruction& ins, std::string& why) const override {
-    if (ins.op == isa::Opcode::Tcgen05St) {
-      why = "tcgen05.st does not run on the RTL store unit yet (stu_tmem_wdp is not in the top)";
-      return false;
-    }
-    return true;
-  }
 
  private:
   static uint64_t address_of(const isa::Address& a, uint64_t reg) {
@@ -199,6 +219,12 @@ class RtlModel final : public RtlStoreModel {
     for (unsigned s = 0; s < 8; ++s) space_fault |= uint64_t(d.space_fault[s]) << (5 * s);
     u.in_space_fault_i = space_fault;
     u.in_plg_i = d.plg;
+    u.in_shape_i = uint8_t(d.shape);
+    u.in_num_i = uint8_t(d.num);
+    u.in_unpack_i = d.unpack;
+    u.in_split_i = d.split;
+    u.in_alloc_i = d.alloc;
+    unsigned beat = 0;
     u.in_scope_i = uint8_t(d.scope);
     for (unsigned l = 0; l < 32; ++l) {
       put_bits(u.in_addr_i, 64 * l, 64, d.addr[l]);
@@ -216,6 +242,12 @@ class RtlModel final : public RtlStoreModel {
       lfsr_ = lfsr_ >> 1 ^ (-(lfsr_ & 1u) & 0xB400u);
       u.req_ready_i = (lfsr_ & 3) != 0;
       u.ev_ready_i = (lfsr_ & 12) != 0;
+      u.tm_ready_i = (lfsr_ & 48) != 0;
+      u.reg_valid_i = d.kind == kTcgen05 && beat < d.regs && !u.in_valid_i;
+      if (u.reg_valid_i) {
+        u.reg_last_i = beat + 1 == d.regs;
+        for (unsigned t = 0; t < 32; ++t) u.reg_data_i[t] = uint32_t(d.ops->value(beat, t).lo);
+      }
       u.clk_i = 0;
       u.eval();
       const bool taken = u.in_valid_i && u.in_ready_o;  // at this cycle's edge
@@ -230,6 +262,8 @@ class RtlModel final : public RtlStoreModel {
         u.eval();
       }
       if (u.req_valid_o && u.req_ready_i) take_line(out);
+      if (u.tm_valid_o && u.tm_ready_i) take_tmem(out);
+      const bool beat_taken = u.reg_valid_i && u.reg_ready_o;
       if (u.ev_valid_o && u.ev_ready_i)
         out.mbar.push_back(golden::MbarEvent{uint16_t(u.ev_cta_o), u.ev_offset_o, u.ev_bytes_o,
                                              uint8_t(u.ev_lane_o), bool(u.ev_completed_o)});
@@ -241,6 +275,7 @@ class RtlModel final : public RtlStoreModel {
       u.clk_i = 1;
       u.eval();
       if (taken) u.in_valid_i = 0;
+      if (beat_taken) ++beat;
       u.alloc_rsp_valid_i = 0;
       u.mbar_rd_rsp_valid_i = 0;
       if (ctx_->gotError() && error_.empty())
@@ -277,6 +312,25 @@ class RtlModel final : public RtlStoreModel {
     }
     out.bytes += l.bytes.count();
     out.lines.push_back(l);
+  }
+
+  // A TMEM run: into the result and into the image's TMEM (the memory side).
+  void take_tmem(golden::StoreResult& out) {
+    const Vstu_store_unit& u = *dut_;
+    golden::TmemWrite w;
+    w.cta = uint16_t(get_field(u.tm_o, 0, TW::cta));
+    w.lane = uint16_t(get_field(u.tm_o, 0, TW::lane));
+    w.col = uint16_t(get_field(u.tm_o, 0, TW::col));
+    w.col_mask = uint32_t(get_field(u.tm_o, 0, TW::col_mask));
+    w.unpacked = get_field(u.tm_o, 0, TW::unpacked) != 0;
+    for (unsigned i = 0; i < 32; ++i) w.data[i] = uint32_t(get_bits(u.tm_o, TW::data.lsb + 32 * i, 32));
+    if (w.cta < image_.config().cluster_ctas && w.lane < golden::kTmemLanes) {
+      uint32_t* cells = image_.cta(w.cta).tmem_cells();
+      for (unsigned i = 0; i < 32; ++i)
+        if ((w.col_mask >> i & 1) && w.col + i < golden::kTmemColumns)
+          cells[w.lane * golden::kTmemColumns + w.col + i] = w.data[i];
+    }
+    out.tmem.push_back(w);
   }
 
   void take_status(golden::StoreResult& out) {
