@@ -31,7 +31,7 @@ std::string hex(uint64_t v) {
 }
 
 // The forms: one template per line, with $A the address register and sources $R (32-bit),
-// $D (64-bit), $Q (128-bit), $H (16-bit), $B (8-bit), $M the mbarrier.
+// $D (64-bit), $Q (128-bit), $H (16-bit), $B (8-bit), $M the mbarrier, $T a TMEM address.
 const char* const kPtx[] = {
     "st.global.u32 [$A], $R;",
     "st.global.u8 [$A+1], $B;",
@@ -63,6 +63,12 @@ const char* const kPtx[] = {
     "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [$A], {$R, $R, $R, $R}, [$M];",
     "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.s64 [$A], {$D, $D}, [$M];",
     "st.async.release.global.u32 [$A], $R;",
+    "tcgen05.st.sync.aligned.32x32b.x4.b32 [$T], {$R, $R, $R, $R};",
+    "tcgen05.st.sync.aligned.32x32b.x1.unpack::16b.b32 [$T], {$R};",
+    "tcgen05.st.sync.aligned.16x64b.x2.b32 [$T], {$R, $R};",
+    "tcgen05.st.sync.aligned.16x128b.x1.unpack::16b.b32 [$T], {$R, $R};",
+    "tcgen05.st.sync.aligned.16x256b.x1.b32 [$T], {$R, $R, $R, $R};",
+    "tcgen05.st.sync.aligned.16x32bx2.x2.b32 [$T], 16, {$R, $R};",
 };
 const char* const kSass[] = {
     "ST.E [R2], R4",     "ST.E.64 [R2+0x8], R4", "ST.E.128 [R2], R4",  "ST.E.U8 [R2+0x3], R4",
@@ -91,6 +97,7 @@ std::vector<Form> forms() {
     sub("$Q", "%q1");
     sub("$H", "%h1");
     sub("$B", "%rs1");
+    sub("$T", "%r2");
     Diagnostics d;
     auto ins = isa::parse_instruction(s, d);
     if (!ins || d.has_errors()) {  // a template the parser rejects is a bug of this bench
@@ -141,6 +148,12 @@ struct Bench {
           s.tx = int32_t(b * 64);
           m->set_mbar(c, kMbarBase + 8 * b, s);
         }
+      for (uint32_t c = 0; c < cfg.cluster_ctas; ++c) {  // TMEM columns 0..63 and 128..255
+        m->cta(c).tmem_alloc.alloc(64);
+        m->cta(c).tmem_alloc.alloc(32);
+        m->cta(c).tmem_alloc.alloc(128);
+        m->cta(c).tmem_alloc.dealloc(64, 32);
+      }
     }
   }
 
@@ -218,6 +231,19 @@ struct Bench {
       return w;
     }
     const isa::Instruction& ins = f.ins;
+    if (ins.op == isa::Opcode::Tcgen05St) {
+      if (r.chance(0.5)) w.ctx.active = ~0u;
+      const uint32_t quarter = r.chance(0.9) ? w.ctx.warp % 4 : uint32_t(r.below(4));
+      const uint32_t lane = 32 * quarter + uint32_t(r.below(r.chance(0.8) ? 2 : 32));
+      const uint32_t cols[] = {0, 8, 32, 40, 60, 128, 200, 230, 250, 500};
+      const uint32_t taddr = lane << 16 | cols[r.below(10)];
+      for (unsigned l = 0; l < 32; ++l) w.ops.addr[l] = taddr;
+      if (r.chance(0.03)) w.ops.addr[r.below(32)] ^= 1;
+      if (r.chance(0.02)) w.ops.addr[0] = w.ops.addr[1] = uint64_t(1) << 32;  // not uniform
+      w.ops.src.assign(size_t(ins.tmem_regs()) * 32, golden::RegValue{});
+      for (golden::RegValue& v : w.ops.src) v = golden::RegValue{r.next(), r.next()};
+      return w;
+    }
     const unsigned elems = ins.vec_lanes();
     const unsigned size = isa::bytes_of(*ins.type) * elems;
     for (unsigned l = 0; l < 32; ++l) {
@@ -241,6 +267,7 @@ std::string summary(const StoreResult& s) {
   std::string t = "stored " + hex(s.stored_mask) + " faults " + hex(s.fault_mask) + " lines " +
                   std::to_string(s.lines.size()) + " bytes " + std::to_string(s.bytes) +
                   " mbar events " + std::to_string(s.mbar.size());
+  if (!s.tmem.empty()) t += " tmem runs " + std::to_string(s.tmem.size());
   return t;
 }
 
@@ -286,6 +313,20 @@ std::string compare_results(const StoreResult& g, const StoreResult& r) {
       break;
     }
   }
+  if (g.tmem.size() != r.tmem.size())
+    add("tmem runs: expected " + std::to_string(g.tmem.size()) + ", actual " +
+        std::to_string(r.tmem.size()));
+  for (size_t i = 0; i < std::min(g.tmem.size(), r.tmem.size()); ++i) {
+    const golden::TmemWrite &a = g.tmem[i], &b = r.tmem[i];
+    if (a.cta != b.cta || a.lane != b.lane || a.col != b.col || a.col_mask != b.col_mask ||
+        a.unpacked != b.unpacked || a.data != b.data) {
+      add("tmem run " + std::to_string(i) + ": expected lane " + std::to_string(a.lane) + " col " +
+          std::to_string(a.col) + " mask " + hex(a.col_mask) + ", actual lane " +
+          std::to_string(b.lane) + " col " + std::to_string(b.col) + " mask " + hex(b.col_mask) +
+          (a.data != b.data ? " (data differs)" : ""));
+      break;
+    }
+  }
   if (g.order.scope != r.order.scope)
     add("scope: expected " +
         (g.order.scope ? std::string(isa::to_string(*g.order.scope)) : std::string("none")) +
@@ -319,6 +360,16 @@ std::string compare_images(const MachineState& g, const MachineState& r,
     for (unsigned b = 0; b < 8 && s.empty(); ++b)
       if (!(g.mbar(c, kMbarBase + 8 * b) == r.mbar(c, kMbarBase + 8 * b)))
         s = "final mbarrier differs: cta " + std::to_string(c) + " at " + hex(kMbarBase + 8 * b);
+  for (uint32_t c = 0; c < cfg.cluster_ctas && s.empty(); ++c) {
+    const uint32_t* a = g.cta(c).tmem.empty() ? nullptr : g.cta(c).tmem.data();
+    const uint32_t* b = r.cta(c).tmem.empty() ? nullptr : r.cta(c).tmem.data();
+    for (uint32_t i = 0; i < golden::kTmemLanes * golden::kTmemColumns && s.empty(); ++i)
+      if ((a ? a[i] : 0) != (b ? b[i] : 0))
+        s = "final TMEM differs: cta " + std::to_string(c) + " lane " +
+            std::to_string(i / golden::kTmemColumns) + " col " +
+            std::to_string(i % golden::kTmemColumns) + ": expected " + hex(a ? a[i] : 0) +
+            ", actual " + hex(b ? b[i] : 0);
+  }
   return s;
 }
 

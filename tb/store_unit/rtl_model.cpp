@@ -115,7 +115,8 @@ class RtlModel final : public RtlStoreModel {
       for (unsigned l = 0; l < 32; ++l) d.addr[l] = address_of(ins.addr, ops.addr[l]);
       d.ops = &ops;
       run(d, ctx, out);
-      out.bytes = 4ull * unsigned(__builtin_popcount(out.stored_mask)) * d.regs * (d.unpack ? 2 : 1);
+      out.bytes =
+          4ull * unsigned(__builtin_popcount(out.stored_mask)) * d.regs * (d.unpack ? 2 : 1);
       return;
     }
     const unsigned elems = ins.vec_lanes();
@@ -183,7 +184,6 @@ class RtlModel final : public RtlStoreModel {
   }
 
   std::string take_error() override { return std::exchange(error_, std::string()); }
-
 
  private:
   static uint64_t address_of(const isa::Address& a, uint64_t reg) {
@@ -323,7 +323,8 @@ class RtlModel final : public RtlStoreModel {
     w.col = uint16_t(get_field(u.tm_o, 0, TW::col));
     w.col_mask = uint32_t(get_field(u.tm_o, 0, TW::col_mask));
     w.unpacked = get_field(u.tm_o, 0, TW::unpacked) != 0;
-    for (unsigned i = 0; i < 32; ++i) w.data[i] = uint32_t(get_bits(u.tm_o, TW::data.lsb + 32 * i, 32));
+    for (unsigned i = 0; i < 32; ++i)
+      w.data[i] = uint32_t(get_bits(u.tm_o, TW::data.lsb + 32 * i, 32));
     if (w.cta < image_.config().cluster_ctas && w.lane < golden::kTmemLanes) {
       uint32_t* cells = image_.cta(w.cta).tmem_cells();
       for (unsigned i = 0; i < 32; ++i)
