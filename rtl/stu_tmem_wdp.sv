@@ -99,13 +99,15 @@ module stu_tmem_wdp
   // Output register (the status beat's faults are copied: their bank is reused).
   logic        out_valid_q, out_valid_d;
   logic        wvalid_q, wvalid_d;
-  tmem_write_t wr_q, wr_d;
+  tmem_write_t wr_q;
   logic        last_q, last_d;
-  fault_e      [NumLanes-1:0]       ofault_q, ofault_d;
-  logic        [NumLanes-1:0][31:0] ofaddr_q, ofaddr_d;
+  fault_e      [NumLanes-1:0]       ofault_q;
+  logic        [NumLanes-1:0][31:0] ofaddr_q;
+  logic        load_run, load_status;  // the output register takes a run / the status beat
 
-  logic take, first;
-  assign first = beat_q == '0;
+  logic take, first, advance, emitting;
+  assign first    = beat_q == '0;
+  assign emitting = full_q[rb_q];  // the read bank holds an instruction to emit
 
   // Registers per repetition: 16x128b 2, 16x256b 4, the others 1.
   function automatic logic [7:0] regs_of(tmem_shape_e s, logic [7:0] num);
@@ -142,13 +144,25 @@ module stu_tmem_wdp
   logic        fw_snd  [NumLanes];  // .16x32bx2 second access
   fault_e      cell_fault [NumLanes][2];
   logic [31:0] cell_addr  [NumLanes][2];
+  // Evaluated only while a beat is offered (Verilator runs a block's loops only when its
+  // condition holds, so an idle block costs little in a larger design).
   always_comb begin
+    for (int unsigned t = 0; t < NumLanes; t++) begin
+      fw_lane[t] = '0;
+      fw_col[t]  = '0;
+      fw_snd[t]  = 1'b0;
+      for (int unsigned c = 0; c < 2; c++) begin
+        cell_fault[t][c] = FaultNone;
+        cell_addr[t][c]  = '0;
+      end
+    end
     for (int unsigned t = 0; t < NumLanes; t++) begin
       logic [4:0]  tt;
       logic [6:0]  j;
       logic [31:0] b;
       logic [16:0] lane;
       logic [16:0] col;
+      if (!in_valid_i) break;
       tt = 5'(t);
       j  = beat_q;
       fw_snd[t] = 1'b0;
@@ -234,8 +248,14 @@ module stu_tmem_wdp
   logic [Cands-1:0]    cand, remaining;
   always_comb begin
     for (int unsigned a = 0; a < 2; a++) begin
+      lane_in[a]   = '0;
+      lane_live[a] = '0;
+      blk_in[a]    = '0;
+    end
+    for (int unsigned a = 0; a < 2; a++) begin
       logic [31:0] b;
       logic [17:0] lo, hi;  // inclusive ranges
+      if (!emitting) break;  // (see the forward map)
       b = a == 0 ? eh.base0 : eh.base1;
       lo = {2'b00, b[31:16]};
       hi = lo + ((eh.shape == ShapeS32x32b) ? 18'd31 : 18'd15);
@@ -266,7 +286,9 @@ module stu_tmem_wdp
         blk_in[a][k] = 18'(32 * k + 31) >= lo && 18'(32 * k) <= hi;
       end
     end
+    cand = '0;
     for (int unsigned l = 0; l < NumLanes; l++) begin
+      if (!emitting) break;
       for (int unsigned k = 0; k < Blocks; k++) begin
         cand[l*Blocks+k] = (lane_live[0][l] && blk_in[0][k]) ||
                            (lane_live[1][l] && blk_in[1][k]);
@@ -305,6 +327,7 @@ module stu_tmem_wdp
     run.col          = {7'd0, sel_blk, 5'd0};
     run.unpacked     = eh.unpack;
     for (int unsigned i = 0; i < 32; i++) begin
+      if (!(emitting && any_rem)) break;  // (see the forward map)
       for (int unsigned a = 0; a < 2; a++) begin
         logic [31:0] b;
         logic [17:0] dl, dc;   // offsets from the access base (in range when below the size)
@@ -354,9 +377,7 @@ module stu_tmem_wdp
   // Control //
   /////////////
 
-  logic advance, emitting;
   assign advance    = !out_valid_q || out_ready_i;
-  assign emitting   = full_q[rb_q];
   assign in_ready_o = !full_q[wb_q];
   assign take       = in_valid_i && in_ready_o;
 
@@ -368,10 +389,9 @@ module stu_tmem_wdp
     done_d      = done_q;
     out_valid_d = out_valid_q && !out_ready_i;
     wvalid_d    = wvalid_q;
-    wr_d        = wr_q;
     last_d      = last_q;
-    ofault_d    = ofault_q;
-    ofaddr_d    = ofaddr_q;
+    load_run    = 1'b0;
+    load_status = 1'b0;
     if (take) begin
       beat_d = in_last_i ? '0 : beat_q + 7'd1;
       if (in_last_i) begin
@@ -385,15 +405,14 @@ module stu_tmem_wdp
         if (|run.col_mask) begin
           out_valid_d = 1'b1;
           wvalid_d    = 1'b1;
-          wr_d        = run;
+          load_run    = 1'b1;
           last_d      = 1'b0;
         end
       end else begin
         out_valid_d  = 1'b1;
         wvalid_d     = 1'b0;
         last_d       = 1'b1;
-        ofault_d     = ef;
-        ofaddr_d     = faddr_q[rb_q];
+        load_status  = 1'b1;
         done_d       = '0;
         full_d[rb_q] = 1'b0;
         rb_d         = !rb_q;
@@ -429,10 +448,14 @@ module stu_tmem_wdp
       faddr_q[wb_q] <= faddr_d;
     end
     wvalid_q <= wvalid_d;
-    wr_q     <= wr_d;
     last_q   <= last_d;
-    ofault_q <= ofault_d;
-    ofaddr_q <= ofaddr_d;
+    // The wide output registers load only when they change (a copy every cycle would dominate
+    // the simulation's cost in the store unit).
+    if (load_run) wr_q <= run;
+    if (load_status) begin
+      ofault_q <= ef;
+      ofaddr_q <= faddr_q[rb_q];
+    end
   end
 
   assign out_valid_o   = out_valid_q;
