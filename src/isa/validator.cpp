@@ -501,7 +501,7 @@ class Validator {
     if (any_size) {  // kind only: any register for .bN, no float for .uN/.sN, bits/float for .fN
       if (tk == TypeKind::Bits) return true;
       if (tk == TypeKind::Float) return rk == TypeKind::Bits || rk == TypeKind::Float;
-      return rk != TypeKind::Float;
+      return rk != TypeKind::Float || r == DataType::F16x2 || r == DataType::BF16x2;
     }
     if (rb < tb) return false;
     switch (tk) {
@@ -570,7 +570,7 @@ class Validator {
     bool any_int = false, any_float_imm = false;
     std::optional<DataType> float_reg;
     bool two_float_types = false;
-    const Operand* first_imm = nullptr;
+    const Operand* last_imm = nullptr;
     for (const Operand& o : ins_.src) {
       if (o.kind == Operand::Kind::Sink) {
         if (!allow_sinks) {
@@ -588,7 +588,8 @@ class Validator {
         bool is_float = o.kind == Operand::Kind::Immediate && literal_of(o.text) != Literal::Int;
         (is_float ? any_float_imm : any_int) = true;
         // A function's address fits any type (ptxas); literals and var+N are typed below.
-        if (!first_imm && !is_function(o)) first_imm = &o;
+        // ptxas types a list of immediates by its last one: `{0d.., 0f..}` is a .b32 list.
+        if (!is_function(o)) last_imm = &o;
         continue;
       }
       const Symbol* r = source_symbol(o);
@@ -616,7 +617,7 @@ class Validator {
     }
     // Only when every element is a sink: without a symbol table (`.sts` lines) registers
     // are untyped, and a leading sink must not be taken for an all-sink list.
-    if (!first_reg && !first_imm && ins_.src_braced && n > 0 &&
+    if (!first_reg && !last_imm && ins_.src_braced && n > 0 &&
         std::all_of(ins_.src.begin(), ins_.src.end(),
                     [](const Operand& o) { return o.kind == Operand::Kind::Sink; })) {
       error(loc, "every element is a sink '_': the vector's element type cannot be inferred");
@@ -633,8 +634,8 @@ class Validator {
       const bool addend = n == 1 && !ins_.src_braced && ins_.src[0].has_addend;
       check_source_type(first_reg, combined, n > 1 ? "the vector" : first_name, combined_loc,
                         addend);
-    } else if (first_imm) {
-      check_immediate_type(*first_imm);
+    } else if (last_imm) {
+      check_immediate_type(*last_imm);
     }
   }
 
@@ -721,7 +722,8 @@ class Validator {
                          bool any_size = false) {
     DataType t = *ins_.type;
     bool ok = s->vec_lanes == 1 && source_type_ok(t, type, any_size);
-    if (ins_.op == Opcode::StAsync) ok = ok && bits_of(type) == bits_of(t);  // no wider sources
+    // st.async takes no wider source, but `%r+N` is computed and extended (ptxas 13.0).
+    if (ins_.op == Opcode::StAsync && !any_size) ok = ok && bits_of(type) == bits_of(t);
     if (ins_.op == Opcode::Tcgen05St) {
       t = DataType::B32;
       ok = s->vec_lanes == 1 && bits_of(type) == 32 && kind_of(type) != TypeKind::Pred;
@@ -868,6 +870,11 @@ class Validator {
         error(at(QualFamily::Sem), "'.release' requires a scope ('.gpu' or '.sys')");
     } else if (*ins_.scope != Scope::Gpu && *ins_.scope != Scope::Sys) {
       error(at(QualFamily::Scope), "the release form of 'st.async' allows scope '.gpu' or '.sys'");
+    }
+    // A scoped st.async takes no `%r+N` source (ptxas 13.0: a syntax error at the '+').
+    if (ins_.scope && !ins_.src_braced && ins_.src.size() == 1 && ins_.src[0].has_addend) {
+      error(ins_.src[0].loc, "'st.async' with a scope takes no source with an added constant ('" +
+                                 ins_.src[0].text + "+...')");
     }
     // The ISA text requires '.sys' with '.mmio'; ptxas 13.0 accepts '.gpu' too.
     if (ins_.mmio && ins_.scope && *ins_.scope != Scope::Sys) {
