@@ -371,8 +371,23 @@ class ConstParser {
     return true;
   }
 
+  // Parentheses and unary operators nest by recursion: bounded, so hostile input cannot
+  // exhaust the stack.
+  static constexpr int kMaxDepth = 256;
+  struct DepthGuard {
+    int& depth;
+    explicit DepthGuard(int& d) : depth(++d) {}
+    ~DepthGuard() { --depth; }
+  };
+
   bool unary(ConstExpr& out, bool after_minus = false) {
     const Token t = lx_.peek();
+    DepthGuard guard(depth_);
+    if (depth_ > kMaxDepth) {
+      d_.error(t.loc,
+               "constant expression nested more than " + std::to_string(kMaxDepth) + " deep");
+      return false;
+    }
     if (t.kind == TokKind::End) return expected_operand(t, after_minus);
     if (t.is('-') || t.is('+') || t.is('~') || t.is('!')) {
       take();
@@ -483,6 +498,7 @@ class ConstParser {
   Diagnostics& d_;
   PendingOp pending_;
   Loc end_;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -97,6 +97,9 @@ class StoreParser {
     if (w.compare(0, 10, "tcgen05.st") == 0) {
       out.op = Opcode::Tcgen05St;
       head = 10;
+    } else if (w.compare(0, 7, "st.bulk") == 0 && (w.size() == 7 || w[7] == '.')) {
+      out.op = Opcode::StBulk;
+      head = 7;
     } else if (w.compare(0, 8, "st.async") == 0 && (w.size() == 8 || w[8] == '.')) {
       out.op = Opcode::StAsync;
       head = 8;
@@ -395,6 +398,17 @@ class StoreParser {
         if (n < 2 || n > 3) return mismatch(n > 3 ? ops[3].loc : where);
         if (n == 3 && ops[2].kind != RawOperand::Kind::Address) return mismatch(ops[2].loc);
         break;
+      case Opcode::StBulk:
+        form = "[a], size, initval";
+        if (n != 3) return mismatch(n > 3 ? ops[3].loc : n == 0 ? where : ops[n - 1].loc);
+        if (ops[0].kind != RawOperand::Kind::Address) return mismatch(ops[0].loc);
+        for (size_t i = 1; i < 3; ++i) {
+          if (!scalar_like(ops[i])) return mismatch(ops[i].loc);
+        }
+        out.addr = std::move(ops[0].addr);
+        out.src.push_back(std::move(ops[1].scalar));
+        out.src.push_back(std::move(ops[2].scalar));
+        return true;
       case Opcode::Tcgen05St: {
         bool split = out.shape == TmemShape::S16x32bx2;
         form = split ? "[taddr], immHalfSplitoff, {r...}" : "[taddr], {r...}";
@@ -445,8 +459,8 @@ class StoreParser {
 std::optional<Opcode> store_opcode_of(std::string_view w) {
   if (w.size() >= 2 && w[0] == 's' && w[1] == 't' && (w.size() == 2 || w[2] == '.')) {
     if (w.compare(2, 6, ".async") == 0 && (w.size() == 8 || w[8] == '.')) return Opcode::StAsync;
-    // st.bulk (bulk zero-initialisation, PTX 8.6) is a different instruction: passed over.
-    if (w.compare(2, 5, ".bulk") == 0 && (w.size() == 7 || w[7] == '.')) return std::nullopt;
+    // st.bulk (bulk zero-initialisation, PTX 8.6): checked, but it stores no register data.
+    if (w.compare(2, 5, ".bulk") == 0 && (w.size() == 7 || w[7] == '.')) return Opcode::StBulk;
     return Opcode::St;
   }
   if (w.compare(0, 10, "tcgen05.st") == 0 && (w.size() == 10 || w[10] == '.')) {

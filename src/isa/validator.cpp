@@ -100,6 +100,9 @@ class Validator {
       case Opcode::Tcgen05St:
         check_tcgen05();
         break;
+      case Opcode::StBulk:
+        check_st_bulk();
+        break;
     }
     return d_.error_count() == errors_before_;
   }
@@ -153,6 +156,8 @@ class Validator {
       case Opcode::Tcgen05St:
         return f == QualFamily::Sync || f == QualFamily::Aligned || f == QualFamily::Shape ||
                f == QualFamily::Num || f == QualFamily::Unpack || f == QualFamily::Type;
+      case Opcode::StBulk:
+        return f == QualFamily::Sem || f == QualFamily::Space;
     }
     return false;
   }
@@ -177,7 +182,9 @@ class Validator {
         break;
       }
     }
-    if (!ins_.type) error(ins_.loc, "missing type qualifier for " + opname());
+    if (!ins_.type && ins_.op != Opcode::StBulk) {
+      error(ins_.loc, "missing type qualifier for " + opname());
+    }
     // ptxas warns ("Vector Type not specified properly") unless the vector qualifier is
     // immediately followed by the type.
     for (size_t i = 0; i < qs.size(); ++i) {
@@ -447,9 +454,10 @@ class Validator {
       if (k == TypeKind::Float || k == TypeKind::Pred || s->vec_lanes != 1 || b > 64) {
         error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
                                                   "' must be a 32- or 64-bit integer register");
-      } else if (b < 32 && ins_.op == Opcode::StAsync && &a == &ins_.addr) {
-        error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
-                                                  "' of 'st.async' must be 32 or 64 bits wide");
+      } else if (b < 32 && (ins_.op == Opcode::StAsync || ins_.op == Opcode::StBulk) &&
+                 &a == &ins_.addr) {
+        error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name + "' of " +
+                                                  opname() + " must be 32 or 64 bits wide");
       } else if (b < 32 && (!space || effective(*space) == Space::Global)) {
         warning(Loc{a.loc.line, a.loc.col + 1}, std::to_string(b) + "-bit " + role + " register '" +
                                                     a.name +
@@ -470,10 +478,18 @@ class Validator {
       error(nloc, "illegal to write to function input parameter '" + a.name + "'");
       return;
     }
-    if (!space && s->space && ins_.op == Opcode::St &&
+    if (!space && s->space && (ins_.op == Opcode::St || ins_.op == Opcode::StBulk) &&
         (is_param(*s->space) || *s->space == Space::Const)) {
       error(nloc, "state space mismatch: '" + a.name + "' is in " + q(to_string(*s->space)) +
                       ", which a generic address cannot store to");
+      return;
+    }
+    // ptxas 13.0 rejects a variable as the address of st.bulk.shared::cta (its own
+    // lowering fails: "Argument 1 of instruction 'add': must be register").
+    if (ins_.op == Opcode::StBulk && space && s->space &&
+        effective(*s->space) == effective(*space)) {
+      error(nloc, "'st.bulk.shared::cta' takes a register address, not the variable '" + a.name +
+                      "' (ptxas 13.0)");
       return;
     }
     if (space && s->space && ins_.op != Opcode::Tcgen05St) {
@@ -915,6 +931,83 @@ class Validator {
       }
     }
     check_address(ins_.addr, ins_.space, "address");
+  }
+
+  // ---------------------------------------------------------------- st.bulk
+  // st.bulk{.weak}{.shared::cta} [a], size, initval (PTX 8.6, sm_100; ptxas 13.0 probes in
+  // tests/conformance/families): size a 64-bit integer register or an immediate multiple of
+  // 8 in [0, 16 MiB]; initval the integer 0.
+  static constexpr int64_t kBulkMaxBytes = 16 * 1024 * 1024;
+
+  void check_st_bulk() {
+    need_version(ptx(8, 6), ins_.loc, "'st.bulk'");
+    need_sm(100, ins_.loc, "'st.bulk'");
+    if (ins_.sem && *ins_.sem != Sem::Weak) {
+      error(at(QualFamily::Sem),
+            q(to_string(*ins_.sem)) + " is not valid for 'st.bulk' (only '.weak')");
+    }
+    if (ins_.space && *ins_.space != Space::SharedCta) {
+      error(at(QualFamily::Space),
+            "'st.bulk' takes state space '.shared::cta' or none "
+            "(generic), not " +
+                q(to_string(*ins_.space)));
+    } else {
+      check_address(ins_.addr, ins_.space, "address");
+    }
+    if (ins_.src.size() != 2) return;
+    check_bulk_size(ins_.src[0]);
+    const Operand& init = ins_.src[1];
+    int64_t v = 0;
+    if (!integer_immediate(init, v) || v != 0) {
+      error(init.loc, "the initval of 'st.bulk' must be the integer 0, not '" + init.text + "'");
+    }
+  }
+
+  void check_bulk_size(const Operand& o) {
+    if (o.kind == Operand::Kind::Immediate) {
+      int64_t v = 0;
+      if (!integer_immediate(o, v)) {
+        error(o.loc, "the size of 'st.bulk' must be an integer, not '" + o.text + "'");
+      } else if (v % 8 != 0) {
+        error(o.loc,
+              "the size of 'st.bulk' must be a multiple of 8 (found " + std::to_string(v) + ")");
+      } else if (v < 0 || v > kBulkMaxBytes) {
+        error(o.loc,
+              "the size of 'st.bulk' must be in [0, 16777216] (found " + std::to_string(v) + ")");
+      }
+      return;
+    }
+    if (o.kind == Operand::Kind::Sink) {
+      error(o.loc, "the size of 'st.bulk' is a register or an immediate, not '_'");
+      return;
+    }
+    if (!ctx_.symbols) return;
+    const Symbol* s = lookup(o.text);
+    if (!s) {
+      error(o.loc, "undeclared register '" + o.text + "'");
+      return;
+    }
+    const TypeKind k = s->kind == Symbol::Kind::Register ? kind_of(s->type) : TypeKind::Pred;
+    if (s->kind != Symbol::Kind::Register || s->vec_lanes != 1 || bits_of(s->type) != 64 ||
+        k == TypeKind::Float || k == TypeKind::Pred) {
+      error(o.loc, "the size register '" + o.text +
+                       "' of 'st.bulk' must be a 64-bit integer "
+                       "register");
+    }
+  }
+
+  // The value of an integer immediate (as written, or the decimal of an expression).
+  static bool integer_immediate(const Operand& o, int64_t& v) {
+    if (o.kind != Operand::Kind::Immediate || o.has_addend || literal_of(o.text) != Literal::Int)
+      return false;
+    std::string_view t = o.text;
+    const bool neg = !t.empty() && t[0] == '-';
+    if (neg) t.remove_prefix(1);
+    uint64_t u = 0;
+    bool overflow = false;
+    if (!parse_int_literal_wrapping(t, u, overflow)) return false;
+    v = static_cast<int64_t>(neg ? uint64_t(0) - u : u);
+    return true;
   }
 
   // ---------------------------------------------------------------- tcgen05.st

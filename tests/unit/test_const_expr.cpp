@@ -169,6 +169,40 @@ TEST(ConstExpr, ErrorsHaveColumns) {
   }
 }
 
+// Hostile nesting is an error, never a stack overflow.
+TEST(ConstExpr, DeepNestingIsDiagnosed) {
+  for (const std::string& e : {std::string(100000, '(') + "1" + std::string(100000, ')'),
+                               std::string(100000, '-') + "1", std::string(100000, '~') + "1"}) {
+    Diagnostics d;
+    EXPECT_FALSE(parse_instruction("st.u32 [%rd1+" + e + "], %r1;", d).has_value());
+    ASSERT_TRUE(d.has_errors());
+    EXPECT_NE(d.all()[0].message.find("nested more than 256 deep"), std::string::npos)
+        << d.all()[0].message;
+  }
+  Diagnostics ok;
+  EXPECT_TRUE(
+      parse_instruction(
+          "st.u32 [%rd1+" + std::string(200, '(') + "1" + std::string(200, ')') + "], %r1;", ok)
+          .has_value());
+}
+
+// st.bulk: `[a], size, initval` kept as src[0] and src[1]; the canonical form round-trips.
+TEST(ConstExpr, StBulkOperands) {
+  Diagnostics d;
+  auto b = parse_instruction("st.bulk.weak.shared::cta [%r2+8], 8*8, (0);", d);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->op, Opcode::StBulk);
+  EXPECT_EQ(b->addr.offset, 8);
+  ASSERT_EQ(b->src.size(), 2u);
+  EXPECT_EQ(b->src[0].text, "64");
+  EXPECT_EQ(b->src[1].text, "0");
+  EXPECT_EQ(print(*b), "st.bulk.weak.shared::cta [%r2+8], 64, 0;");
+  auto again = parse_instruction(print(*b), d);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_TRUE(same_instruction(*b, *again));
+  EXPECT_EQ(d.error_count(), 0u);
+}
+
 // A literal wider than 64 bits that ptxas still accepts wraps, with a warning.
 TEST(ConstExpr, WideLiteralsWrapWithAWarning) {
   const ValueCase cases[] = {

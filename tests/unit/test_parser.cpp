@@ -218,7 +218,9 @@ TEST(Parser, StoreOpcodeRecognition) {
   EXPECT_FALSE(store_opcode_of("st_x").has_value());
   EXPECT_FALSE(store_opcode_of("tcgen05.ld.sync").has_value());
   EXPECT_FALSE(store_opcode_of("tcgen05.stx").has_value());
-  EXPECT_FALSE(store_opcode_of("st.bulk.weak.shared::cta").has_value());  // not a store of data
+  EXPECT_EQ(store_opcode_of("st.bulk.weak.shared::cta"), Opcode::StBulk);  // checked, no data
+  EXPECT_EQ(store_opcode_of("st.bulk"), Opcode::StBulk);
+  EXPECT_EQ(store_opcode_of("st.bulkx"), Opcode::St);
 }
 
 }  // namespace
