@@ -516,8 +516,9 @@ class Validator {
     if (rk == TypeKind::Pred) return false;
     if (any_size) {  // kind only: any register for .bN, no float for .uN/.sN, bits/float for .fN
       if (tk == TypeKind::Bits) return true;
-      if (tk == TypeKind::Float) return rk == TypeKind::Bits || rk == TypeKind::Float;
-      return rk != TypeKind::Float || r == DataType::F16x2 || r == DataType::BF16x2;
+      const bool packed = r == DataType::F16x2 || r == DataType::BF16x2;
+      if (tk == TypeKind::Float) return rk == TypeKind::Bits || (rk == TypeKind::Float && !packed);
+      return rk != TypeKind::Float || packed;
     }
     if (rb < tb) return false;
     switch (tk) {
@@ -530,8 +531,9 @@ class Validator {
         return rk != TypeKind::Float || r == DataType::F16x2 || r == DataType::BF16x2;
       case TypeKind::Float:
         if (rk == TypeKind::Float) return r == t;  // the same float type (.f16x2 is not .f32)
-        // ptxas takes integer registers for a float type inside a brace list only.
-        return rk == TypeKind::Bits || (ins_.src_braced && ins_.src.size() > 1);
+        // ptxas takes integer registers for a float type inside a brace list only, and
+        // signed/unsigned ones only of the type's width ({%s64, %s64} is not a .v2.f32).
+        return rk == TypeKind::Bits || (ins_.src_braced && ins_.src.size() > 1 && rb == tb);
       default:
         return false;
     }
@@ -721,6 +723,9 @@ class Validator {
       error(o.loc, "undeclared register '" + o.text + "'");
       return nullptr;
     }
+    // ptxas 13.0 takes a scalar variable or parameter in a brace list as an element of its
+    // declared type ({p, gvar}), but not an array (gbuf) and not outside braces.
+    if (ins_.src_braced && s->kind == Symbol::Kind::Variable && !s->is_array) return s;
     if (s->kind != Symbol::Kind::Register) {
       error(o.loc, ins_.src_braced ? "illegal expression '" + o.text + "' in a vector operand"
                                    : "source operand '" + o.text + "' must be a register");
@@ -1073,12 +1078,22 @@ class Validator {
               "'tcgen05.st' needs a register (or a 0f literal) in its source "
               "list to type it");
       }
+      // ptxas 13.0: a packed-half register does not mix with signed/unsigned ones.
+      bool packed = false, integer = false;
       for (const Operand& o : ins_.src) {
         if (o.kind == Operand::Kind::Sink) {
           error(o.loc, "the sink '_' is not allowed in 'tcgen05.st'");
         } else if (o.kind == Operand::Kind::Register) {
-          if (const Symbol* r = source_symbol(o)) check_source_type(r, r->type, o.text, o.loc);
+          const Symbol* r = source_symbol(o);
+          if (!r) continue;
+          check_source_type(r, r->type, o.text, o.loc);
+          packed |= r->type == DataType::F16x2 || r->type == DataType::BF16x2;
+          integer |= kind_of(r->type) == TypeKind::Signed || kind_of(r->type) == TypeKind::Unsigned;
         }
+      }
+      if (packed && integer) {
+        error(ins_.src[0].loc,
+              "vector elements of different types are not allowed in 'tcgen05.st'");
       }
     }
     // taddr: a 32-bit register.

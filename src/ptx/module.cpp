@@ -387,7 +387,9 @@ class Reader {
         if (symbols_.depth() > 0 && symbols_.declared_here(n.text)) {
           d_.error(n.loc, "'" + std::string(n.text) + "' is already declared in this scope");
         }
-        symbols_.declare(n.text, sym);
+        Symbol one = sym;
+        one.is_array = lx_.peek().is('[');
+        symbols_.declare(n.text, one);
       }
       // array dimensions
       while (lx_.peek().is('[')) {
