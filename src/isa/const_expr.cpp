@@ -109,10 +109,23 @@ class ConstParser {
  public:
   ConstParser(Lexer& lx, ConstUse use, Diagnostics& d) : lx_(lx), use_(use), d_(d) {}
 
+  // After a first literal already taken by the caller (the fast path of parse_const_expr).
+  bool parse_after(const Token& first, ConstExpr& out) {
+    out = ConstExpr{};
+    end_ = Loc{first.loc.line, first.loc.col + static_cast<uint32_t>(first.text.size())};
+    if (!literal(first, out) || !climb(1, out)) return false;
+    return finish(first.loc, out);
+  }
+
   bool parse(ConstExpr& out) {
     out = ConstExpr{};
     const Loc start = lx_.peek().loc;
     if (!expression(1, out)) return false;
+    return finish(start, out);
+  }
+
+ private:
+  bool finish(Loc start, ConstExpr& out) {
     out.loc = start;
     if (pending_.op != Op::None && pending_.op != Op::Ternary) {
       // Consumed an operator that no level took: cannot happen (level 1 takes all).
@@ -126,7 +139,6 @@ class ConstParser {
     return true;
   }
 
- private:
   Token take() {
     Token t = lx_.next();
     end_ = Loc{t.loc.line, t.loc.col + static_cast<uint32_t>(t.text.size())};
@@ -239,8 +251,9 @@ class ConstParser {
   }
 
   // expression := unary (binop unary)* by precedence climbing; `?:` is right-associative.
-  bool expression(int min_prec, ConstExpr& lhs) {
-    if (!unary(lhs)) return false;
+  bool expression(int min_prec, ConstExpr& lhs) { return unary(lhs) && climb(min_prec, lhs); }
+
+  bool climb(int min_prec, ConstExpr& lhs) {
     for (;;) {
       if (!read_operator()) return false;
       const int prec = precedence(pending_.op);
@@ -504,6 +517,32 @@ class ConstParser {
 }  // namespace
 
 bool parse_const_expr(Lexer& lx, ConstUse use, Diagnostics& diags, ConstExpr& out) {
+  // Fast path: a short decimal literal that ends the expression (`[%rd1+16]`, `, 0;`).
+  const Token& t = lx.peek();
+  if (t.kind == TokKind::Number && t.text.size() <= 18 &&
+      (t.text[0] != '0' || t.text.size() == 1)) {
+    uint64_t v = 0;
+    bool digits = true;
+    for (char c : t.text) {
+      digits &= c >= '0' && c <= '9';
+      v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    if (digits) {
+      const Token first = lx.next();
+      const Token& after = lx.peek();
+      if (after.is(']') || after.is(',') || after.is(';') || after.is('}')) {
+        out = ConstExpr{};
+        out.value = v;
+        out.single = true;
+        out.literal = first.text;
+        out.loc = first.loc;
+        out.end = Loc{first.loc.line, first.loc.col + static_cast<uint32_t>(first.text.size())};
+        return true;
+      }
+      ConstParser p(lx, use, diags);
+      return p.parse_after(first, out);
+    }
+  }
   ConstParser p(lx, use, diags);
   return p.parse(out);
 }

@@ -67,14 +67,13 @@ constexpr size_t kMaxOperands = 4;  // one more than any form takes, to diagnose
 
 class StoreParser {
  public:
-  StoreParser(Lexer& lx, Diagnostics& d) : lx_(lx), d_(d) {}
+  StoreParser(Lexer& lx, Diagnostics& d, OpcodeCache* cache) : lx_(lx), d_(d), cache_(cache) {}
 
   bool parse(const Token& opcode, const Guard& guard, Instruction& out) {
-    out.reset();
+    bool ok = decode_opcode(opcode, out);
     out.loc = opcode.loc;
     out.guard = guard;
     end_loc_ = Loc{opcode.loc.line, opcode.loc.col + static_cast<uint32_t>(opcode.text.size())};
-    bool ok = parse_opcode(opcode, out);
     // ptxas also takes qualifiers written apart from the opcode: `st .global .u32`.
     while (lx_.peek().kind == TokKind::Word && lx_.peek().text[0] == '.' &&
            !lx_.peek().first_on_line) {
@@ -90,6 +89,27 @@ class StoreParser {
 
  private:
   // ---- opcode and qualifiers ----
+  // The opcode word, from the cache when it was decoded before (the same fields and
+  // qualifiers; columns re-based on this token).
+  bool decode_opcode(const Token& tok, Instruction& out) {
+    if (cache_) {
+      if (const Instruction* hit = cache_->find(tok.text)) {
+        out = *hit;
+        for (Qualifier& q : out.quals) q.loc = col(tok, q.loc.col);
+        return true;
+      }
+    }
+    out.reset();
+    const size_t before = d_.all().size();
+    const bool ok = parse_opcode(tok, out);
+    if (ok && cache_ && d_.all().size() == before) {
+      Instruction decoded = out;
+      for (Qualifier& q : decoded.quals) q.loc = Loc{0, q.loc.col - tok.loc.col};
+      cache_->add(tok.text, decoded);
+    }
+    return ok;
+  }
+
   bool parse_opcode(const Token& tok, Instruction& out) {
     std::string_view w = tok.text;
     size_t head = 2;  // "st"
@@ -259,7 +279,11 @@ class StoreParser {
       if (int_value && e.kind == ConstExpr::Kind::Int) *int_value = e.value;
       o.loc = e.loc;
       o.kind = Operand::Kind::Immediate;
-      o.text = e.immediate_text();
+      if (e.single && !e.negated) {
+        o.text.assign(e.literal.data(), e.literal.size());
+      } else {
+        o.text = e.immediate_text();
+      }
       return true;
     }
     Token t = take();
@@ -267,7 +291,7 @@ class StoreParser {
     o.loc = t.loc;
     if (t.kind == TokKind::Word && t.text[0] != '.') {
       o.kind = t.text == "_" ? Operand::Kind::Sink : Operand::Kind::Register;
-      o.text = std::string(t.text);
+      o.text.assign(t.text.data(), t.text.size());
       return true;
     }
     d_.error(t.loc, "expected a register or an immediate, found " + describe(t));
@@ -341,7 +365,7 @@ class StoreParser {
     } else if (b.kind == TokKind::Word && b.text != "_" && b.text[0] != '.') {
       Token base = take();
       a.base = base.text[0] == '%' ? Address::Base::Register : Address::Base::Symbol;
-      a.name = std::string(base.text);
+      a.name.assign(base.text.data(), base.text.size());
       const Token& s = lx_.peek();
       if (s.is('-')) {
         d_.error(s.loc, "syntax error: a negative address offset is written '+-N' (e.g. '[" +
@@ -449,6 +473,7 @@ class StoreParser {
 
   Lexer& lx_;
   Diagnostics& d_;
+  OpcodeCache* cache_;
   Loc end_loc_;
   bool missing_semicolon_ = false;
   bool last_was_semicolon_ = false;
@@ -470,8 +495,8 @@ std::optional<Opcode> store_opcode_of(std::string_view w) {
 }
 
 bool parse_store(Lexer& lx, const Token& opcode, const Guard& guard, Instruction& out,
-                 Diagnostics& diags) {
-  StoreParser p(lx, diags);
+                 Diagnostics& diags, OpcodeCache* cache) {
+  StoreParser p(lx, diags, cache);
   return p.parse(opcode, guard, out);
 }
 

@@ -780,7 +780,7 @@ class Reader {
       return skip_other(op);
     }
     ++stats_.stores;
-    if (!isa::parse_store(lx_, op, g, ins_, d_)) {
+    if (!isa::parse_store(lx_, op, g, ins_, d_, &opcodes_)) {
       ++stats_.invalid_stores;
       return;
     }
@@ -833,7 +833,9 @@ class Reader {
                          nullptr};
   bool have_version_ = false;
   bool have_target_ = false;
-  bool seen_declaration_ = false;  // a function or variable (then no more .address_size)
+  bool seen_declaration_ = false;
+  isa::OpcodeCache opcodes_;  // decoded opcode words of this text  // a function or variable (then
+                              // no more .address_size)
   CheckStats stats_;
   isa::Instruction ins_;  // reused for every store (keeps its buffers)
   std::vector<Loc> open_braces_;

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 
 #include "stu/diag.h"
 #include "stu/isa/instruction.h"
@@ -18,12 +19,29 @@ std::optional<Opcode> store_opcode_of(std::string_view word);
 // instruction (`ld.global.u32` -> "ld").
 bool is_ptx_opcode(std::string_view word);
 
+// Opcode words (`st.global.v4.u32`) decoded once per text: a module repeats a few dozen
+// spellings thousands of times. Keys are views into the text being parsed, so a cache must
+// not outlive it. Only words that decode without a diagnostic are kept.
+class OpcodeCache {
+ public:
+  const Instruction* find(std::string_view word) const {
+    auto it = map_.find(word);
+    return it == map_.end() ? nullptr : &it->second;
+  }
+  // `decoded`: the instruction after its opcode word alone, qualifier columns relative to it.
+  void add(std::string_view word, const Instruction& decoded) { map_.emplace(word, decoded); }
+
+ private:
+  std::unordered_map<std::string_view, Instruction, NameHash> map_;
+};
+
 // Parses the rest of a store instruction whose opcode word is `opcode` (already consumed from
 // `lx`), through its terminating `;`. `guard` is the predicate already parsed (if any).
 // On success fills `out` and returns true. On a syntax error, reports it, skips to the end
 // of the statement (the `;`, or the first token of a following line) and returns false.
+// `cache` (optional) remembers decoded opcode words between calls on the same text.
 bool parse_store(Lexer& lx, const Token& opcode, const Guard& guard, Instruction& out,
-                 Diagnostics& diags);
+                 Diagnostics& diags, OpcodeCache* cache = nullptr);
 
 // Convenience: parses one instruction from a single line of text (guard allowed, trailing
 // `;` optional). Positions are relative to `line`.
