@@ -585,7 +585,19 @@ class Validator {
     // Element classes: bit-typed registers mix with anything of their width; integers
     // (registers or literals) do not mix with floats (registers or literals), and two
     // different float register types do not mix either.
-    bool any_int = false, any_float_imm = false;
+    // ptxas reads the list left to right: an integer element after a float one (or the
+    // reverse) is an error, but a bit-typed register in between makes the list bit-typed and
+    // ends the conflict ({%fd6, %rd11, -1} is accepted, {%fd6, -1} is not).
+    enum class Run { None, Bits, Int, Float };
+    Run run = Run::None;
+    bool mixed = false;
+    auto element = [&](Run e) {
+      if (e == Run::Bits || run == Run::None || run == Run::Bits) {
+        run = e;
+      } else if (e != run) {
+        mixed = true;
+      }
+    };
     std::optional<DataType> float_reg;
     bool two_float_types = false;
     const Operand* last_imm = nullptr;
@@ -604,7 +616,7 @@ class Validator {
           return;
         }
         bool is_float = o.kind == Operand::Kind::Immediate && literal_of(o.text) != Literal::Int;
-        (is_float ? any_float_imm : any_int) = true;
+        element(is_float ? Run::Float : Run::Int);
         // A function's address fits any type (ptxas); literals and var+N are typed below.
         // ptxas types a list of immediates by its last one: `{0d.., 0f..}` is a .b32 list.
         if (!is_function(o)) last_imm = &o;
@@ -617,7 +629,7 @@ class Validator {
         if (float_reg && *float_reg != r->type) two_float_types = true;
         float_reg = r->type;
       }
-      any_int |= k == TypeKind::Signed || k == TypeKind::Unsigned;
+      element(k == TypeKind::Bits ? Run::Bits : k == TypeKind::Float ? Run::Float : Run::Int);
       if (!first_reg) {
         first_reg = r;
         first_name = o.text;
@@ -641,7 +653,7 @@ class Validator {
       error(loc, "every element is a sink '_': the vector's element type cannot be inferred");
       return;
     }
-    if (two_float_types || (any_int && (float_reg || any_float_imm))) {
+    if (two_float_types || mixed) {
       error(loc, std::string("vector elements of different types are not allowed in '") +
                      std::string(to_string(ins_.op)) + "'");
       return;
