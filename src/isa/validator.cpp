@@ -4,6 +4,7 @@
 #include <string>
 #include <type_traits>
 
+#include "stu/isa/gates.h"
 #include "stu/isa/lexer.h"
 #include "stu/isa/space_rules.h"
 
@@ -140,6 +141,15 @@ class Validator {
                    target().str() + ")");
     return false;
   }
+  // A feature's gates (isa/gates.h): the PTX ISA version, then the target. `what` names the
+  // feature as written when it is one of several (`'.relaxed'`); by default the table's name.
+  template <typename What>
+  void require(Feature f, Loc loc, const What& what) {
+    const Gate& g = gate(f);
+    need_version(g.ptx, loc, what);
+    if (g.sm) need_sm(g.sm, loc, what);
+  }
+  void require(Feature f, Loc loc) { require(f, loc, gate(f).name); }
 
   // ---------------------------------------------------------------- qualifier families
   bool allowed(QualFamily f) const {
@@ -206,10 +216,9 @@ class Validator {
 
     // Memory ordering and scope.
     auto sem_name = [&] { return q(to_string(*ins_.sem)); };
-    if (ins_.sem) need_version(ptx(1, 1), at(QualFamily::Sem), sem_name);
+    if (ins_.sem) require(Feature::Semantics, at(QualFamily::Sem), sem_name);
     if (ins_.sem && *ins_.sem != Sem::Volatile) {
-      need_version(ptx(6, 0), at(QualFamily::Sem), sem_name);
-      need_sm(70, at(QualFamily::Sem), sem_name);
+      require(Feature::StrongSemantics, at(QualFamily::Sem), sem_name);
     }
     if (ins_.mmio) {
       if (ins_.sem != Sem::Relaxed) {
@@ -222,8 +231,7 @@ class Validator {
       if (bans_.has(SpaceRule::Mmio)) {
         error(at(QualFamily::Space), "'.mmio' is allowed only on '.global' or generic addresses");
       }
-      need_version(ptx(8, 2), at(QualFamily::Mmio), "'.mmio'");
-      need_sm(70, at(QualFamily::Mmio), "'.mmio'");
+      require(Feature::Mmio, at(QualFamily::Mmio));
     }
     if (strong_sem && !ins_.scope) {
       error(at(QualFamily::Sem),
@@ -234,11 +242,8 @@ class Validator {
         error(at(QualFamily::Scope),
               "scope " + q(to_string(*ins_.scope)) + " requires '.relaxed' or '.release'");
       }
-      need_version(ptx(6, 0), at(QualFamily::Scope), "scope qualifiers");
-      if (*ins_.scope == Scope::Cluster) {
-        need_version(ptx(7, 8), at(QualFamily::Scope), "scope '.cluster'");
-        need_sm(90, at(QualFamily::Scope), "scope '.cluster'");
-      }
+      require(Feature::Scope, at(QualFamily::Scope));
+      if (*ins_.scope == Scope::Cluster) require(Feature::ClusterScope, at(QualFamily::Scope));
     }
     if ((strong_sem || sem == Sem::Volatile) && ins_.cop) {
       error(
@@ -251,7 +256,7 @@ class Validator {
     } else if (sp && sem == Sem::Volatile) {
       if (effective(*sp) == Space::Local) {
         // PTX ISA 9.1 allows it; ptxas 13.0 (which stops at PTX 9.0) rejects it.
-        need_version(ptx(9, 1), at(QualFamily::Space), "'.volatile' with '.local'");
+        require(Feature::VolatileLocal, at(QualFamily::Space));
       }
     }
 
@@ -278,7 +283,7 @@ class Validator {
 
     // Cache operators and eviction priorities.
     if (ins_.cop) {
-      need_version(ptx(2, 0), at(QualFamily::CacheOp), "cache operators");
+      require(Feature::CacheOperator, at(QualFamily::CacheOp));
       if (ins_.l1) {  // ptxas accepts a cache operator with an L2 eviction priority
         error(at(QualFamily::CacheOp), "cache operator " + q(to_string(*ins_.cop)) +
                                            " cannot be combined with an L1 eviction priority");
@@ -286,8 +291,7 @@ class Validator {
     }
     if (ins_.l1) {
       auto what = [&] { return q(to_string(*ins_.l1)); };
-      need_version(ptx(7, 4), at(QualFamily::L1Evict), what);
-      need_sm(70, at(QualFamily::L1Evict), what);
+      require(Feature::L1Eviction, at(QualFamily::L1Evict), what);
       if (bans_.has(SpaceRule::L1Evict)) {
         error(at(QualFamily::L1Evict),
               what() + " cannot be applied to state space " + q(to_string(*sp)));
@@ -295,16 +299,14 @@ class Validator {
     }
     if (ins_.l2) {
       auto what = [&] { return q(to_string(*ins_.l2)); };
-      need_version(ptx(8, 8), at(QualFamily::L2Evict), what);
-      need_sm(100, at(QualFamily::L2Evict), what);
+      require(Feature::L2Eviction, at(QualFamily::L2Evict), what);
       if (!ins_.is_256bit_vector()) {
         error(at(QualFamily::L2Evict),
               what() + " requires a 256-bit vector ('.v8' of 32-bit or '.v4' of 64-bit elements)");
       }
     }
     if (ins_.cache_hint) {
-      need_version(ptx(7, 4), at(QualFamily::CacheHint), "'.L2::cache_hint'");
-      need_sm(80, at(QualFamily::CacheHint), "'.L2::cache_hint'");
+      require(Feature::CacheHint, at(QualFamily::CacheHint));
       if (bans_.has(SpaceRule::CacheHint)) {
         error(at(QualFamily::CacheHint),
               "'.L2::cache_hint' is allowed only on '.global' or generic addresses");
@@ -325,7 +327,7 @@ class Validator {
 
   void check_space_gates() {
     if (!ins_.space) {
-      need_version(ptx(2, 0), ins_.loc, "generic addressing");
+      require(Feature::GenericAddressing, ins_.loc);
       return;
     }
     Space s = *ins_.space;
@@ -338,14 +340,13 @@ class Validator {
         error(loc, "'.param::entry' is read-only: kernel parameters cannot be stored to");
         break;
       case Space::ParamFunc:
-        need_version(ptx(8, 3), loc, "'.param::func'");
+        require(Feature::ParamFunc, loc);
         break;
       case Space::SharedCta:
-        need_version(ptx(7, 8), loc, "'.shared::cta'");
+        require(Feature::SharedCta, loc);
         break;
       case Space::SharedCluster:
-        need_version(ptx(7, 8), loc, "'.shared::cluster'");
-        need_sm(90, loc, "'.shared::cluster'");
+        require(Feature::SharedCluster, loc);
         break;
       default:
         break;
@@ -364,9 +365,8 @@ class Validator {
       return;
     }
     if (t == DataType::B128) {
-      need_version(ptx(8, 3), tloc, "'.b128'");
-      need_sm(70, tloc, "'.b128'");
-      if (ins_.scope == Scope::Sys) need_version(ptx(8, 4), tloc, "'.b128' with scope '.sys'");
+      require(Feature::B128, tloc);
+      if (ins_.scope == Scope::Sys) require(Feature::B128Sys, tloc);
       if (ins_.vec) error(at(QualFamily::Vec), "'.b128' cannot be used with a vector qualifier");
     }
     if (!ins_.vec) return;
@@ -384,8 +384,7 @@ class Validator {
       auto what = [&] {
         return "'." + std::string(to_string(v)) + "." + std::string(to_string(t)) + "'";
       };
-      need_version(ptx(8, 8), vloc, what);
-      need_sm(100, vloc, what);
+      require(Feature::Vector256, vloc, what);
       if (bans_.has(SpaceRule::Wide256)) {
         error(vloc, what() + " is allowed only on '.global' or generic addresses");
       }
@@ -788,8 +787,7 @@ class Validator {
     // '.global' and '.mmio', not to the form: `st.async.u32 [a], b;` (no [mbar], no scope)
     // needs only the base gates. The release gates imply the base ones: report only those.
     if (!release_keyword()) {
-      need_version(ptx(8, 1), loc, "'st.async'");
-      need_sm(90, loc, "'st.async'");
+      require(Feature::StAsync, loc);
     }
     // '.cluster' scope names the shared::cluster window (ptxas: an error, on either form).
     if (ins_.scope == Scope::Cluster && ins_.space && *ins_.space != Space::SharedCluster) {
@@ -891,8 +889,7 @@ class Validator {
       return;
     }
     if (release_keyword()) {
-      need_version(ptx(8, 7), ins_.loc, "'st.async' release form");
-      need_sm(100, ins_.loc, "'st.async' release form");
+      require(Feature::StAsyncRelease, ins_.loc);
     }
     if (ins_.complete_tx) {
       error(at(QualFamily::Completion),
@@ -957,8 +954,7 @@ class Validator {
   static constexpr int64_t kBulkMaxBytes = 16 * 1024 * 1024;
 
   void check_st_bulk() {
-    need_version(ptx(8, 6), ins_.loc, "'st.bulk'");
-    need_sm(100, ins_.loc, "'st.bulk'");
+    require(Feature::StBulk, ins_.loc);
     if (ins_.sem && *ins_.sem != Sem::Weak) {
       error(at(QualFamily::Sem),
             q(to_string(*ins_.sem)) + " is not valid for 'st.bulk' (only '.weak')");
@@ -1041,9 +1037,10 @@ class Validator {
             "sm_100f/sm_110f family target (target is " +
                 t.str() + ")");
     } else {
-      need_version(ptx(8, 6), loc, "'tcgen05.st'");
+      require(Feature::Tcgen05St, loc);
       if (t.suffix == Target::Suffix::Family) {
-        need_version(ptx(8, 8), loc, [&] { return "'tcgen05.st' on family target " + t.str(); });
+        require(Feature::Tcgen05StFamily, loc,
+                [&] { return "'tcgen05.st' on family target " + t.str(); });
       }
     }
     if (!ins_.sync) error(loc, "'tcgen05.st' requires '.sync'");
