@@ -3,7 +3,7 @@
 
 #include <optional>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "stu/diag.h"
 #include "stu/isa/instruction.h"
@@ -25,14 +25,38 @@ bool is_ptx_opcode(std::string_view word);
 class OpcodeCache {
  public:
   const Instruction* find(std::string_view word) const {
-    auto it = map_.find(word);
-    return it == map_.end() ? nullptr : &it->second;
+    const uint64_t h = NameHash{}(word);
+    for (size_t i = h & kMask;; i = (i + 1) & kMask) {
+      const Slot& s = slots_[i];
+      if (!s.used) return nullptr;
+      if (s.hash == h && s.word == word) return &s.decoded;
+    }
   }
   // `decoded`: the instruction after its opcode word alone, qualifier columns relative to it.
-  void add(std::string_view word, const Instruction& decoded) { map_.emplace(word, decoded); }
+  // A full cache (kSlots / 2 words) takes no more: later words are decoded every time.
+  void add(std::string_view word, const Instruction& decoded) {
+    if (size_ >= kSlots / 2) return;
+    const uint64_t h = NameHash{}(word);
+    size_t i = h & kMask;
+    while (slots_[i].used) {
+      if (slots_[i].hash == h && slots_[i].word == word) return;
+      i = (i + 1) & kMask;
+    }
+    slots_[i] = Slot{true, h, word, decoded};
+    ++size_;
+  }
 
  private:
-  std::unordered_map<std::string_view, Instruction, NameHash> map_;
+  static constexpr size_t kSlots = 512;  // open addressing, linear probing
+  static constexpr size_t kMask = kSlots - 1;
+  struct Slot {
+    bool used = false;
+    uint64_t hash = 0;
+    std::string_view word;
+    Instruction decoded;
+  };
+  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
+  size_t size_ = 0;
 };
 
 // Parses the rest of a store instruction whose opcode word is `opcode` (already consumed from
