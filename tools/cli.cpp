@@ -1,5 +1,10 @@
 #include "cli.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -47,6 +52,29 @@ bool read_file(const std::string& path, std::string& out, std::string& why) {
   return true;
 }
 
+InputText::~InputText() {
+  if (map_) munmap(const_cast<char*>(map_), size_);
+}
+
+bool InputText::open(const std::string& path, std::string& why) {
+  if (path != "-") {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    struct stat st {};
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      void* p = mmap(nullptr, size_t(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      ::close(fd);
+      if (p != MAP_FAILED) {
+        map_ = static_cast<const char*>(p);
+        size_ = size_t(st.st_size);
+        return true;
+      }
+    } else if (fd >= 0) {
+      ::close(fd);
+    }
+  }
+  return read_file(path, copy_, why);
+}
+
 void print_diags(const Diagnostics& d, const std::string& file, size_t max_errors) {
   std::string text;
   d.format(text, file, max_errors);
@@ -54,17 +82,18 @@ void print_diags(const Diagnostics& d, const std::string& file, size_t max_error
 }
 
 int for_each_input(const std::vector<std::string>& files,
-                   const std::function<bool(const std::string&, const std::string&)>& fn) {
+                   const std::function<bool(const std::string&, std::string_view)>& fn) {
   bool any_error = false;
   bool io_error = false;
   for (const std::string& f : files) {
-    std::string text, why;
-    if (!read_file(f, text, why)) {
+    InputText text;
+    std::string why;
+    if (!text.open(f, why)) {
       std::cerr << "stu: error: cannot read '" << f << "': " << why << "\n";
       io_error = true;
       continue;
     }
-    any_error |= fn(f, text);
+    any_error |= fn(f, text.view());
   }
   return io_error ? kUsage : any_error ? kFinding : kOk;
 }

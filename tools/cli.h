@@ -35,10 +35,28 @@ bool read_file(const std::string& path, std::string& out, std::string& why);
 // (0: all), then a note of how many were left out.
 void print_diags(const Diagnostics& d, const std::string& file, size_t max_errors);
 
+// The bytes of one input: a read-only mapping of a regular file (no copy, pages faulted in
+// ahead), or a copy when the input cannot be mapped (standard input, a pipe, an empty file).
+class InputText {
+ public:
+  InputText() = default;
+  InputText(const InputText&) = delete;
+  InputText& operator=(const InputText&) = delete;
+  ~InputText();
+  // False with `why` filled when the input cannot be read.
+  bool open(const std::string& path, std::string& why);
+  std::string_view view() const { return map_ ? std::string_view(map_, size_) : copy_; }
+
+ private:
+  const char* map_ = nullptr;
+  size_t size_ = 0;
+  std::string copy_;
+};
+
 // Runs `fn(path, text)` on every input; an unreadable one is reported and skipped (the others
 // are still processed). `fn` returns true when it found an error. Returns the exit status.
 int for_each_input(const std::vector<std::string>& files,
-                   const std::function<bool(const std::string&, const std::string&)>& fn);
+                   const std::function<bool(const std::string&, std::string_view)>& fn);
 
 // Common options.
 CLI::Option* add_files(CLI::App& app, std::vector<std::string>& files, const char* what);

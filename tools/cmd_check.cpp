@@ -20,8 +20,8 @@ struct CheckArgs {
 };
 
 // SASS listing: one ST per line; blank lines and // comments skipped.
-size_t check_sass(const std::string& text, Diagnostics& d) {
-  std::istringstream in(text);
+size_t check_sass(std::string_view text, Diagnostics& d) {
+  std::istringstream in{std::string(text)};
   std::string line;
   uint32_t n = 0;
   size_t count = 0;
@@ -37,7 +37,7 @@ size_t check_sass(const std::string& text, Diagnostics& d) {
 }
 
 int run_check(const CheckArgs& o) {
-  return for_each_input(o.files, [&](const std::string& f, const std::string& text) {
+  return for_each_input(o.files, [&](const std::string& f, std::string_view text) {
     Diagnostics d;
     auto t0 = std::chrono::steady_clock::now();
     if (ends_with(f, ".sass")) {

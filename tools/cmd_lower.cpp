@@ -16,7 +16,7 @@ struct LowerArgs {
 };
 
 int run_lower(const LowerArgs& o) {
-  return for_each_input(o.files, [&](const std::string& f, const std::string& text) {
+  return for_each_input(o.files, [&](const std::string& f, std::string_view text) {
     Diagnostics d;
     std::string out;
     auto visit = [&](const isa::Instruction& ins, bool valid) {

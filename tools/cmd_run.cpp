@@ -49,7 +49,7 @@ int run_sts(const RunArgs& o) {
     }
     dump = &dump_file;
   }
-  const int status = for_each_input(o.files, [&](const std::string& f, const std::string& text) {
+  const int status = for_each_input(o.files, [&](const std::string& f, std::string_view text) {
     Diagnostics d;
     sts::RunOptions ro;
     ro.trace = o.trace ? &std::cout : nullptr;

@@ -238,6 +238,10 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
     out.cache.policy = decode_policy(ops.policy[lowest_lane(ctx.active)]);
   }
   if (ctx.active == 0) return;
+  if (ins.op == Opcode::StBulk) {  // checked by stu check, not executed by the model
+    fault_all(out, ctx.active, FaultKind::BadInstruction);
+    return;
+  }
   if (ins.op == Opcode::Tcgen05St) {
     execute_tcgen05(m, ins, ctx, ops, out, scratch);
     return;

@@ -10,6 +10,8 @@ std::string_view to_string(Opcode op) {
       return "st.async";
     case Opcode::Tcgen05St:
       return "tcgen05.st";
+    case Opcode::StBulk:
+      return "st.bulk";
   }
   return "?";
 }

@@ -127,6 +127,7 @@ std::vector<SassInstr> lower(const Instruction& ins) {
   std::vector<SassInstr> out;
   SassInstr st;
   st.operands = print_operands(ins);
+  if (ins.op == Opcode::StBulk) return out;  // no observed SASS for st.bulk: not lowered
   if (ins.op == Opcode::Tcgen05St) {
     st.opcode = SassOpcode::STTM;
     out.push_back(st);

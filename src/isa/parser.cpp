@@ -1,5 +1,7 @@
 #include "stu/isa/parser.h"
 
+#include "stu/isa/const_expr.h"
+
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -58,20 +60,20 @@ struct RawOperand {
   enum class Kind { Address, Braced, Scalar } kind = Kind::Scalar;
   Address addr;
   Operand scalar;
+  std::optional<uint64_t> int_value;  // a scalar integer constant expression, evaluated
   Loc loc;
 };
 constexpr size_t kMaxOperands = 4;  // one more than any form takes, to diagnose extras
 
 class StoreParser {
  public:
-  StoreParser(Lexer& lx, Diagnostics& d) : lx_(lx), d_(d) {}
+  StoreParser(Lexer& lx, Diagnostics& d, OpcodeCache* cache) : lx_(lx), d_(d), cache_(cache) {}
 
   bool parse(const Token& opcode, const Guard& guard, Instruction& out) {
-    out.reset();
+    bool ok = decode_opcode(opcode, out);
     out.loc = opcode.loc;
     out.guard = guard;
     end_loc_ = Loc{opcode.loc.line, opcode.loc.col + static_cast<uint32_t>(opcode.text.size())};
-    bool ok = parse_opcode(opcode, out);
     // ptxas also takes qualifiers written apart from the opcode: `st .global .u32`.
     while (lx_.peek().kind == TokKind::Word && lx_.peek().text[0] == '.' &&
            !lx_.peek().first_on_line) {
@@ -87,6 +89,27 @@ class StoreParser {
 
  private:
   // ---- opcode and qualifiers ----
+  // The opcode word, from the cache when it was decoded before (the same fields and
+  // qualifiers; columns re-based on this token).
+  bool decode_opcode(const Token& tok, Instruction& out) {
+    if (cache_) {
+      if (const Instruction* hit = cache_->find(tok.text)) {
+        out = *hit;
+        for (Qualifier& q : out.quals) q.loc = col(tok, q.loc.col);
+        return true;
+      }
+    }
+    out.reset();
+    const size_t before = d_.all().size();
+    const bool ok = parse_opcode(tok, out);
+    if (ok && cache_ && d_.all().size() == before) {
+      Instruction decoded = out;
+      for (Qualifier& q : decoded.quals) q.loc = Loc{0, q.loc.col - tok.loc.col};
+      cache_->add(tok.text, decoded);
+    }
+    return ok;
+  }
+
   bool parse_opcode(const Token& tok, Instruction& out) {
     std::string_view w = tok.text;
     size_t head = 2;  // "st"
@@ -94,6 +117,9 @@ class StoreParser {
     if (w.compare(0, 10, "tcgen05.st") == 0) {
       out.op = Opcode::Tcgen05St;
       head = 10;
+    } else if (w.compare(0, 7, "st.bulk") == 0 && (w.size() == 7 || w[7] == '.')) {
+      out.op = Opcode::StBulk;
+      head = 7;
     } else if (w.compare(0, 8, "st.async") == 0 && (w.size() == 8 || w[8] == '.')) {
       out.op = Opcode::StAsync;
       head = 8;
@@ -244,28 +270,28 @@ class StoreParser {
     return true;
   }
 
-  bool parse_scalar(Operand& o) {
+  bool parse_scalar(Operand& o, std::optional<uint64_t>* int_value = nullptr) {
+    const Token& head = lx_.peek();
+    if (starts_const_expr(head)) {  // an immediate: a literal or a constant expression
+      ConstExpr e;
+      if (!parse_const_expr(lx_, ConstUse::Source, d_, e)) return false;
+      end_loc_ = e.end;
+      if (int_value && e.kind == ConstExpr::Kind::Int) *int_value = e.value;
+      o.loc = e.loc;
+      o.kind = Operand::Kind::Immediate;
+      if (e.single && !e.negated) {
+        o.text.assign(e.literal.data(), e.literal.size());
+      } else {
+        o.text = e.immediate_text();
+      }
+      return true;
+    }
     Token t = take();
     if (!expect_operand_token(t)) return false;
     o.loc = t.loc;
-    if (t.is('-')) {
-      Token n = take();
-      if (n.kind != TokKind::Number) {
-        d_.error(n.loc, "expected a number after '-'");
-        return false;
-      }
-      o.kind = Operand::Kind::Immediate;
-      o.text = "-" + std::string(n.text);
-      return true;
-    }
-    if (t.kind == TokKind::Number) {
-      o.kind = Operand::Kind::Immediate;
-      o.text = std::string(t.text);
-      return true;
-    }
     if (t.kind == TokKind::Word && t.text[0] != '.') {
       o.kind = t.text == "_" ? Operand::Kind::Sink : Operand::Kind::Register;
-      o.text = std::string(t.text);
+      o.text.assign(t.text.data(), t.text.size());
       return true;
     }
     d_.error(t.loc, "expected a register or an immediate, found " + describe(t));
@@ -303,72 +329,43 @@ class StoreParser {
       }
     }
     op.kind = RawOperand::Kind::Scalar;
-    if (!parse_scalar(op.scalar)) return false;
-    // `X+N` / `X+-N` (a constant added to a scalar source; ptxas accepts it).
-    if (lx_.peek().is('+') && op.scalar.kind != Operand::Kind::Sink) {
+    if (!parse_scalar(op.scalar, &op.int_value)) return false;
+    // `X+N`, `X+(N*2)` (a constant expression added to a register or symbol; ptxas).
+    if (lx_.peek().is('+') && op.scalar.kind == Operand::Kind::Register) {
       take();
       int64_t sum = 0;
-      if (!address_term(false, sum)) return false;
+      if (!offset_expr(ConstUse::Source, sum)) return false;
       op.scalar.has_addend = true;
       op.scalar.addend = sum;
     }
     return true;
   }
 
-  // One integer term of an address: `N` or `-N` (wrapping modulo 2^64 like ptxas, which
-  // accepts literals wider than 64 bits; those get a warning).
-  bool address_term(bool negate, int64_t& sum) {
-    Token n = take();
-    if (n.is('-')) {
-      negate = !negate;
-      n = take();
-    }
-    uint64_t v = 0;
-    bool overflow = false;
-    if (n.kind != TokKind::Number || !parse_int_literal_wrapping(n.text, v, overflow)) {
-      d_.error(n.loc, "expected an integer address offset, found " + describe(n));
+  // An integer constant expression (an address offset, or the constant added to a source).
+  bool offset_expr(ConstUse use, int64_t& value) {
+    ConstExpr e;
+    if (!parse_const_expr(lx_, use, d_, e)) return false;
+    end_loc_ = e.end;
+    if (e.kind != ConstExpr::Kind::Int) {
+      d_.error(e.loc, "integer constant expression expected, found " + quote(e.literal));
       return false;
     }
-    if (overflow)
-      d_.warning(n.loc,
-                 "address offset " + std::string(n.text) + " does not fit in 64 bits; it wraps");
-    uint64_t u = static_cast<uint64_t>(sum) + (negate ? 0 - v : v);
-    sum = static_cast<int64_t>(u);
+    value = e.as_signed();
     return true;
-  }
-
-  // `+N`, `+-N`, `-N`, ... after the first term (the first must be written with `+`).
-  bool address_terms(int64_t& sum, bool first_written) {
-    for (;;) {
-      const Token& s = lx_.peek();
-      if (s.is('+')) {
-        take();
-        if (!address_term(false, sum)) return false;
-      } else if (s.is('-') && first_written) {
-        take();
-        if (!address_term(true, sum)) return false;
-      } else {
-        return true;
-      }
-      first_written = true;
-    }
   }
 
   bool parse_address(Address& a) {
     Token lb = take();
     a.loc = lb.loc;
-    if (lx_.peek().is('+')) take();  // `[+8]` (ptxas accepts a leading '+')
     const Token& b = lx_.peek();
-    if (b.kind == TokKind::Number || b.is('-')) {
+    if (starts_const_expr(b)) {  // `[8]`, `[+8]`, `[-(4*2)]` (ptxas: only for .local)
       a.base = Address::Base::Immediate;
       a.has_offset = true;
-      int64_t sum = 0;
-      if (!address_term(false, sum) || !address_terms(sum, true)) return false;
-      a.offset = sum;
+      if (!offset_expr(ConstUse::Address, a.offset)) return false;
     } else if (b.kind == TokKind::Word && b.text != "_" && b.text[0] != '.') {
       Token base = take();
       a.base = base.text[0] == '%' ? Address::Base::Register : Address::Base::Symbol;
-      a.name = std::string(base.text);
+      a.name.assign(base.text.data(), base.text.size());
       const Token& s = lx_.peek();
       if (s.is('-')) {
         d_.error(s.loc, "syntax error: a negative address offset is written '+-N' (e.g. '[" +
@@ -376,9 +373,8 @@ class StoreParser {
         return false;
       }
       if (s.is('+')) {
-        int64_t sum = 0;
-        if (!address_terms(sum, false)) return false;
-        a.offset = sum;
+        take();
+        if (!offset_expr(ConstUse::Address, a.offset)) return false;
         a.has_offset = true;
       }
     } else {
@@ -398,17 +394,13 @@ class StoreParser {
   // ---- roles ----
   static bool scalar_like(const RawOperand& o) { return o.kind == RawOperand::Kind::Scalar; }
 
-  // immHalfSplitoff: an integer immediate (optionally negative), any 64-bit value (ptxas).
-  bool split_offset(const Operand& o, Instruction& out) {
-    std::string_view digits = o.text;
-    const bool neg = !digits.empty() && digits[0] == '-';
-    if (neg) digits.remove_prefix(1);
-    uint64_t v = 0;
-    if (o.kind != Operand::Kind::Immediate || o.has_addend || !parse_int_literal(digits, v)) {
-      d_.error(o.loc, "immHalfSplitoff must be an integer immediate");
+  // immHalfSplitoff: an integer constant expression, any 64-bit value (ptxas 13.0).
+  bool split_offset(const RawOperand& o, Instruction& out) {
+    if (!o.int_value || o.scalar.has_addend) {
+      d_.error(o.scalar.loc, "immHalfSplitoff must be an integer immediate");
       return false;
     }
-    out.split_off = SplitOffset{neg ? uint64_t(0) - v : v, o.loc};
+    out.split_off = SplitOffset{*o.int_value, o.scalar.loc};
     return true;
   }
 
@@ -430,6 +422,17 @@ class StoreParser {
         if (n < 2 || n > 3) return mismatch(n > 3 ? ops[3].loc : where);
         if (n == 3 && ops[2].kind != RawOperand::Kind::Address) return mismatch(ops[2].loc);
         break;
+      case Opcode::StBulk:
+        form = "[a], size, initval";
+        if (n != 3) return mismatch(n > 3 ? ops[3].loc : n == 0 ? where : ops[n - 1].loc);
+        if (ops[0].kind != RawOperand::Kind::Address) return mismatch(ops[0].loc);
+        for (size_t i = 1; i < 3; ++i) {
+          if (!scalar_like(ops[i])) return mismatch(ops[i].loc);
+        }
+        out.addr = std::move(ops[0].addr);
+        out.src.push_back(std::move(ops[1].scalar));
+        out.src.push_back(std::move(ops[2].scalar));
+        return true;
       case Opcode::Tcgen05St: {
         bool split = out.shape == TmemShape::S16x32bx2;
         form = split ? "[taddr], immHalfSplitoff, {r...}" : "[taddr], {r...}";
@@ -444,7 +447,7 @@ class StoreParser {
     size_t src_index = 1;
     if (out.op == Opcode::Tcgen05St && out.shape == TmemShape::S16x32bx2) {
       if (!scalar_like(ops[1])) return mismatch(ops[1].loc);
-      if (!split_offset(ops[1].scalar, out)) return false;
+      if (!split_offset(ops[1], out)) return false;
       src_index = 2;
     }
     RawOperand& src = ops[src_index];
@@ -470,6 +473,7 @@ class StoreParser {
 
   Lexer& lx_;
   Diagnostics& d_;
+  OpcodeCache* cache_;
   Loc end_loc_;
   bool missing_semicolon_ = false;
   bool last_was_semicolon_ = false;
@@ -480,8 +484,8 @@ class StoreParser {
 std::optional<Opcode> store_opcode_of(std::string_view w) {
   if (w.size() >= 2 && w[0] == 's' && w[1] == 't' && (w.size() == 2 || w[2] == '.')) {
     if (w.compare(2, 6, ".async") == 0 && (w.size() == 8 || w[8] == '.')) return Opcode::StAsync;
-    // st.bulk (bulk zero-initialisation, PTX 8.6) is a different instruction: passed over.
-    if (w.compare(2, 5, ".bulk") == 0 && (w.size() == 7 || w[7] == '.')) return std::nullopt;
+    // st.bulk (bulk zero-initialisation, PTX 8.6): checked, but it stores no register data.
+    if (w.compare(2, 5, ".bulk") == 0 && (w.size() == 7 || w[7] == '.')) return Opcode::StBulk;
     return Opcode::St;
   }
   if (w.compare(0, 10, "tcgen05.st") == 0 && (w.size() == 10 || w[10] == '.')) {
@@ -491,8 +495,8 @@ std::optional<Opcode> store_opcode_of(std::string_view w) {
 }
 
 bool parse_store(Lexer& lx, const Token& opcode, const Guard& guard, Instruction& out,
-                 Diagnostics& diags) {
-  StoreParser p(lx, diags);
+                 Diagnostics& diags, OpcodeCache* cache) {
+  StoreParser p(lx, diags, cache);
   return p.parse(opcode, guard, out);
 }
 

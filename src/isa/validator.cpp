@@ -4,6 +4,7 @@
 #include <string>
 #include <type_traits>
 
+#include "stu/isa/gates.h"
 #include "stu/isa/lexer.h"
 #include "stu/isa/space_rules.h"
 
@@ -100,6 +101,9 @@ class Validator {
       case Opcode::Tcgen05St:
         check_tcgen05();
         break;
+      case Opcode::StBulk:
+        check_st_bulk();
+        break;
     }
     return d_.error_count() == errors_before_;
   }
@@ -137,6 +141,15 @@ class Validator {
                    target().str() + ")");
     return false;
   }
+  // A feature's gates (isa/gates.h): the PTX ISA version, then the target. `what` names the
+  // feature as written when it is one of several (`'.relaxed'`); by default the table's name.
+  template <typename What>
+  void require(Feature f, Loc loc, const What& what) {
+    const Gate& g = gate(f);
+    need_version(g.ptx, loc, what);
+    if (g.sm) need_sm(g.sm, loc, what);
+  }
+  void require(Feature f, Loc loc) { require(f, loc, gate(f).name); }
 
   // ---------------------------------------------------------------- qualifier families
   bool allowed(QualFamily f) const {
@@ -153,6 +166,8 @@ class Validator {
       case Opcode::Tcgen05St:
         return f == QualFamily::Sync || f == QualFamily::Aligned || f == QualFamily::Shape ||
                f == QualFamily::Num || f == QualFamily::Unpack || f == QualFamily::Type;
+      case Opcode::StBulk:
+        return f == QualFamily::Sem || f == QualFamily::Space;
     }
     return false;
   }
@@ -177,7 +192,9 @@ class Validator {
         break;
       }
     }
-    if (!ins_.type) error(ins_.loc, "missing type qualifier for " + opname());
+    if (!ins_.type && ins_.op != Opcode::StBulk) {
+      error(ins_.loc, "missing type qualifier for " + opname());
+    }
     // ptxas warns ("Vector Type not specified properly") unless the vector qualifier is
     // immediately followed by the type.
     for (size_t i = 0; i < qs.size(); ++i) {
@@ -199,10 +216,9 @@ class Validator {
 
     // Memory ordering and scope.
     auto sem_name = [&] { return q(to_string(*ins_.sem)); };
-    if (ins_.sem) need_version(ptx(1, 1), at(QualFamily::Sem), sem_name);
+    if (ins_.sem) require(Feature::Semantics, at(QualFamily::Sem), sem_name);
     if (ins_.sem && *ins_.sem != Sem::Volatile) {
-      need_version(ptx(6, 0), at(QualFamily::Sem), sem_name);
-      need_sm(70, at(QualFamily::Sem), sem_name);
+      require(Feature::StrongSemantics, at(QualFamily::Sem), sem_name);
     }
     if (ins_.mmio) {
       if (ins_.sem != Sem::Relaxed) {
@@ -215,8 +231,7 @@ class Validator {
       if (bans_.has(SpaceRule::Mmio)) {
         error(at(QualFamily::Space), "'.mmio' is allowed only on '.global' or generic addresses");
       }
-      need_version(ptx(8, 2), at(QualFamily::Mmio), "'.mmio'");
-      need_sm(70, at(QualFamily::Mmio), "'.mmio'");
+      require(Feature::Mmio, at(QualFamily::Mmio));
     }
     if (strong_sem && !ins_.scope) {
       error(at(QualFamily::Sem),
@@ -227,11 +242,8 @@ class Validator {
         error(at(QualFamily::Scope),
               "scope " + q(to_string(*ins_.scope)) + " requires '.relaxed' or '.release'");
       }
-      need_version(ptx(6, 0), at(QualFamily::Scope), "scope qualifiers");
-      if (*ins_.scope == Scope::Cluster) {
-        need_version(ptx(7, 8), at(QualFamily::Scope), "scope '.cluster'");
-        need_sm(90, at(QualFamily::Scope), "scope '.cluster'");
-      }
+      require(Feature::Scope, at(QualFamily::Scope));
+      if (*ins_.scope == Scope::Cluster) require(Feature::ClusterScope, at(QualFamily::Scope));
     }
     if ((strong_sem || sem == Sem::Volatile) && ins_.cop) {
       error(
@@ -244,7 +256,7 @@ class Validator {
     } else if (sp && sem == Sem::Volatile) {
       if (effective(*sp) == Space::Local) {
         // PTX ISA 9.1 allows it; ptxas 13.0 (which stops at PTX 9.0) rejects it.
-        need_version(ptx(9, 1), at(QualFamily::Space), "'.volatile' with '.local'");
+        require(Feature::VolatileLocal, at(QualFamily::Space));
       }
     }
 
@@ -271,7 +283,7 @@ class Validator {
 
     // Cache operators and eviction priorities.
     if (ins_.cop) {
-      need_version(ptx(2, 0), at(QualFamily::CacheOp), "cache operators");
+      require(Feature::CacheOperator, at(QualFamily::CacheOp));
       if (ins_.l1) {  // ptxas accepts a cache operator with an L2 eviction priority
         error(at(QualFamily::CacheOp), "cache operator " + q(to_string(*ins_.cop)) +
                                            " cannot be combined with an L1 eviction priority");
@@ -279,8 +291,7 @@ class Validator {
     }
     if (ins_.l1) {
       auto what = [&] { return q(to_string(*ins_.l1)); };
-      need_version(ptx(7, 4), at(QualFamily::L1Evict), what);
-      need_sm(70, at(QualFamily::L1Evict), what);
+      require(Feature::L1Eviction, at(QualFamily::L1Evict), what);
       if (bans_.has(SpaceRule::L1Evict)) {
         error(at(QualFamily::L1Evict),
               what() + " cannot be applied to state space " + q(to_string(*sp)));
@@ -288,16 +299,14 @@ class Validator {
     }
     if (ins_.l2) {
       auto what = [&] { return q(to_string(*ins_.l2)); };
-      need_version(ptx(8, 8), at(QualFamily::L2Evict), what);
-      need_sm(100, at(QualFamily::L2Evict), what);
+      require(Feature::L2Eviction, at(QualFamily::L2Evict), what);
       if (!ins_.is_256bit_vector()) {
         error(at(QualFamily::L2Evict),
               what() + " requires a 256-bit vector ('.v8' of 32-bit or '.v4' of 64-bit elements)");
       }
     }
     if (ins_.cache_hint) {
-      need_version(ptx(7, 4), at(QualFamily::CacheHint), "'.L2::cache_hint'");
-      need_sm(80, at(QualFamily::CacheHint), "'.L2::cache_hint'");
+      require(Feature::CacheHint, at(QualFamily::CacheHint));
       if (bans_.has(SpaceRule::CacheHint)) {
         error(at(QualFamily::CacheHint),
               "'.L2::cache_hint' is allowed only on '.global' or generic addresses");
@@ -318,7 +327,7 @@ class Validator {
 
   void check_space_gates() {
     if (!ins_.space) {
-      need_version(ptx(2, 0), ins_.loc, "generic addressing");
+      require(Feature::GenericAddressing, ins_.loc);
       return;
     }
     Space s = *ins_.space;
@@ -331,14 +340,13 @@ class Validator {
         error(loc, "'.param::entry' is read-only: kernel parameters cannot be stored to");
         break;
       case Space::ParamFunc:
-        need_version(ptx(8, 3), loc, "'.param::func'");
+        require(Feature::ParamFunc, loc);
         break;
       case Space::SharedCta:
-        need_version(ptx(7, 8), loc, "'.shared::cta'");
+        require(Feature::SharedCta, loc);
         break;
       case Space::SharedCluster:
-        need_version(ptx(7, 8), loc, "'.shared::cluster'");
-        need_sm(90, loc, "'.shared::cluster'");
+        require(Feature::SharedCluster, loc);
         break;
       default:
         break;
@@ -357,9 +365,8 @@ class Validator {
       return;
     }
     if (t == DataType::B128) {
-      need_version(ptx(8, 3), tloc, "'.b128'");
-      need_sm(70, tloc, "'.b128'");
-      if (ins_.scope == Scope::Sys) need_version(ptx(8, 4), tloc, "'.b128' with scope '.sys'");
+      require(Feature::B128, tloc);
+      if (ins_.scope == Scope::Sys) require(Feature::B128Sys, tloc);
       if (ins_.vec) error(at(QualFamily::Vec), "'.b128' cannot be used with a vector qualifier");
     }
     if (!ins_.vec) return;
@@ -377,8 +384,7 @@ class Validator {
       auto what = [&] {
         return "'." + std::string(to_string(v)) + "." + std::string(to_string(t)) + "'";
       };
-      need_version(ptx(8, 8), vloc, what);
-      need_sm(100, vloc, what);
+      require(Feature::Vector256, vloc, what);
       if (bans_.has(SpaceRule::Wide256)) {
         error(vloc, what() + " is allowed only on '.global' or generic addresses");
       }
@@ -447,9 +453,10 @@ class Validator {
       if (k == TypeKind::Float || k == TypeKind::Pred || s->vec_lanes != 1 || b > 64) {
         error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
                                                   "' must be a 32- or 64-bit integer register");
-      } else if (b < 32 && ins_.op == Opcode::StAsync && &a == &ins_.addr) {
-        error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name +
-                                                  "' of 'st.async' must be 32 or 64 bits wide");
+      } else if (b < 32 && (ins_.op == Opcode::StAsync || ins_.op == Opcode::StBulk) &&
+                 &a == &ins_.addr) {
+        error(Loc{a.loc.line, a.loc.col + 1}, std::string(role) + " register '" + a.name + "' of " +
+                                                  opname() + " must be 32 or 64 bits wide");
       } else if (b < 32 && (!space || effective(*space) == Space::Global)) {
         warning(Loc{a.loc.line, a.loc.col + 1}, std::to_string(b) + "-bit " + role + " register '" +
                                                     a.name +
@@ -470,10 +477,18 @@ class Validator {
       error(nloc, "illegal to write to function input parameter '" + a.name + "'");
       return;
     }
-    if (!space && s->space && ins_.op == Opcode::St &&
+    if (!space && s->space && (ins_.op == Opcode::St || ins_.op == Opcode::StBulk) &&
         (is_param(*s->space) || *s->space == Space::Const)) {
       error(nloc, "state space mismatch: '" + a.name + "' is in " + q(to_string(*s->space)) +
                       ", which a generic address cannot store to");
+      return;
+    }
+    // ptxas 13.0 rejects a variable as the address of st.bulk.shared::cta (its own
+    // lowering fails: "Argument 1 of instruction 'add': must be register").
+    if (ins_.op == Opcode::StBulk && space && s->space &&
+        effective(*s->space) == effective(*space)) {
+      error(nloc, "'st.bulk.shared::cta' takes a register address, not the variable '" + a.name +
+                      "' (ptxas 13.0)");
       return;
     }
     if (space && s->space && ins_.op != Opcode::Tcgen05St) {
@@ -500,8 +515,9 @@ class Validator {
     if (rk == TypeKind::Pred) return false;
     if (any_size) {  // kind only: any register for .bN, no float for .uN/.sN, bits/float for .fN
       if (tk == TypeKind::Bits) return true;
-      if (tk == TypeKind::Float) return rk == TypeKind::Bits || rk == TypeKind::Float;
-      return rk != TypeKind::Float;
+      const bool packed = r == DataType::F16x2 || r == DataType::BF16x2;
+      if (tk == TypeKind::Float) return rk == TypeKind::Bits || (rk == TypeKind::Float && !packed);
+      return rk != TypeKind::Float || packed;
     }
     if (rb < tb) return false;
     switch (tk) {
@@ -514,8 +530,9 @@ class Validator {
         return rk != TypeKind::Float || r == DataType::F16x2 || r == DataType::BF16x2;
       case TypeKind::Float:
         if (rk == TypeKind::Float) return r == t;  // the same float type (.f16x2 is not .f32)
-        // ptxas takes integer registers for a float type inside a brace list only.
-        return rk == TypeKind::Bits || (ins_.src_braced && ins_.src.size() > 1);
+        // ptxas takes integer registers for a float type inside a brace list only, and
+        // signed/unsigned ones only of the type's width ({%s64, %s64} is not a .v2.f32).
+        return rk == TypeKind::Bits || (ins_.src_braced && ins_.src.size() > 1 && rb == tb);
       default:
         return false;
     }
@@ -567,10 +584,22 @@ class Validator {
     // Element classes: bit-typed registers mix with anything of their width; integers
     // (registers or literals) do not mix with floats (registers or literals), and two
     // different float register types do not mix either.
-    bool any_int = false, any_float_imm = false;
+    // ptxas reads the list left to right: an integer element after a float one (or the
+    // reverse) is an error, but a bit-typed register in between makes the list bit-typed and
+    // ends the conflict ({%fd6, %rd11, -1} is accepted, {%fd6, -1} is not).
+    enum class Run { None, Bits, Int, Float };
+    Run run = Run::None;
+    bool mixed = false;
+    auto element = [&](Run e) {
+      if (e == Run::Bits || run == Run::None || run == Run::Bits) {
+        run = e;
+      } else if (e != run) {
+        mixed = true;
+      }
+    };
     std::optional<DataType> float_reg;
     bool two_float_types = false;
-    const Operand* first_imm = nullptr;
+    const Operand* last_imm = nullptr;
     for (const Operand& o : ins_.src) {
       if (o.kind == Operand::Kind::Sink) {
         if (!allow_sinks) {
@@ -586,9 +615,10 @@ class Validator {
           return;
         }
         bool is_float = o.kind == Operand::Kind::Immediate && literal_of(o.text) != Literal::Int;
-        (is_float ? any_float_imm : any_int) = true;
+        element(is_float ? Run::Float : Run::Int);
         // A function's address fits any type (ptxas); literals and var+N are typed below.
-        if (!first_imm && !is_function(o)) first_imm = &o;
+        // ptxas types a list of immediates by its last one: `{0d.., 0f..}` is a .b32 list.
+        if (!is_function(o)) last_imm = &o;
         continue;
       }
       const Symbol* r = source_symbol(o);
@@ -598,7 +628,7 @@ class Validator {
         if (float_reg && *float_reg != r->type) two_float_types = true;
         float_reg = r->type;
       }
-      any_int |= k == TypeKind::Signed || k == TypeKind::Unsigned;
+      element(k == TypeKind::Bits ? Run::Bits : k == TypeKind::Float ? Run::Float : Run::Int);
       if (!first_reg) {
         first_reg = r;
         first_name = o.text;
@@ -616,13 +646,13 @@ class Validator {
     }
     // Only when every element is a sink: without a symbol table (`.sts` lines) registers
     // are untyped, and a leading sink must not be taken for an all-sink list.
-    if (!first_reg && !first_imm && ins_.src_braced && n > 0 &&
+    if (!first_reg && !last_imm && ins_.src_braced && n > 0 &&
         std::all_of(ins_.src.begin(), ins_.src.end(),
                     [](const Operand& o) { return o.kind == Operand::Kind::Sink; })) {
       error(loc, "every element is a sink '_': the vector's element type cannot be inferred");
       return;
     }
-    if (two_float_types || (any_int && (float_reg || any_float_imm))) {
+    if (two_float_types || mixed) {
       error(loc, std::string("vector elements of different types are not allowed in '") +
                      std::string(to_string(ins_.op)) + "'");
       return;
@@ -633,8 +663,8 @@ class Validator {
       const bool addend = n == 1 && !ins_.src_braced && ins_.src[0].has_addend;
       check_source_type(first_reg, combined, n > 1 ? "the vector" : first_name, combined_loc,
                         addend);
-    } else if (first_imm) {
-      check_immediate_type(*first_imm);
+    } else if (last_imm) {
+      check_immediate_type(*last_imm);
     }
   }
 
@@ -704,6 +734,9 @@ class Validator {
       error(o.loc, "undeclared register '" + o.text + "'");
       return nullptr;
     }
+    // ptxas 13.0 takes a scalar variable or parameter in a brace list as an element of its
+    // declared type ({p, gvar}), but not an array (gbuf) and not outside braces.
+    if (ins_.src_braced && s->kind == Symbol::Kind::Variable && !s->is_array) return s;
     if (s->kind != Symbol::Kind::Register) {
       error(o.loc, ins_.src_braced ? "illegal expression '" + o.text + "' in a vector operand"
                                    : "source operand '" + o.text + "' must be a register");
@@ -721,7 +754,8 @@ class Validator {
                          bool any_size = false) {
     DataType t = *ins_.type;
     bool ok = s->vec_lanes == 1 && source_type_ok(t, type, any_size);
-    if (ins_.op == Opcode::StAsync) ok = ok && bits_of(type) == bits_of(t);  // no wider sources
+    // st.async takes no wider source, but `%r+N` is computed and extended (ptxas 13.0).
+    if (ins_.op == Opcode::StAsync && !any_size) ok = ok && bits_of(type) == bits_of(t);
     if (ins_.op == Opcode::Tcgen05St) {
       t = DataType::B32;
       ok = s->vec_lanes == 1 && bits_of(type) == 32 && kind_of(type) != TypeKind::Pred;
@@ -753,8 +787,7 @@ class Validator {
     // '.global' and '.mmio', not to the form: `st.async.u32 [a], b;` (no [mbar], no scope)
     // needs only the base gates. The release gates imply the base ones: report only those.
     if (!release_keyword()) {
-      need_version(ptx(8, 1), loc, "'st.async'");
-      need_sm(90, loc, "'st.async'");
+      require(Feature::StAsync, loc);
     }
     // '.cluster' scope names the shared::cluster window (ptxas: an error, on either form).
     if (ins_.scope == Scope::Cluster && ins_.space && *ins_.space != Space::SharedCluster) {
@@ -856,8 +889,7 @@ class Validator {
       return;
     }
     if (release_keyword()) {
-      need_version(ptx(8, 7), ins_.loc, "'st.async' release form");
-      need_sm(100, ins_.loc, "'st.async' release form");
+      require(Feature::StAsyncRelease, ins_.loc);
     }
     if (ins_.complete_tx) {
       error(at(QualFamily::Completion),
@@ -868,6 +900,11 @@ class Validator {
         error(at(QualFamily::Sem), "'.release' requires a scope ('.gpu' or '.sys')");
     } else if (*ins_.scope != Scope::Gpu && *ins_.scope != Scope::Sys) {
       error(at(QualFamily::Scope), "the release form of 'st.async' allows scope '.gpu' or '.sys'");
+    }
+    // A scoped st.async takes no `%r+N` source (ptxas 13.0: a syntax error at the '+').
+    if (ins_.scope && !ins_.src_braced && ins_.src.size() == 1 && ins_.src[0].has_addend) {
+      error(ins_.src[0].loc, "'st.async' with a scope takes no source with an added constant ('" +
+                                 ins_.src[0].text + "+...')");
     }
     // The ISA text requires '.sys' with '.mmio'; ptxas 13.0 accepts '.gpu' too.
     if (ins_.mmio && ins_.scope && *ins_.scope != Scope::Sys) {
@@ -910,6 +947,82 @@ class Validator {
     check_address(ins_.addr, ins_.space, "address");
   }
 
+  // ---------------------------------------------------------------- st.bulk
+  // st.bulk{.weak}{.shared::cta} [a], size, initval (PTX 8.6, sm_100; ptxas 13.0 probes in
+  // tests/conformance/families): size a 64-bit integer register or an immediate multiple of
+  // 8 in [0, 16 MiB]; initval the integer 0.
+  static constexpr int64_t kBulkMaxBytes = 16 * 1024 * 1024;
+
+  void check_st_bulk() {
+    require(Feature::StBulk, ins_.loc);
+    if (ins_.sem && *ins_.sem != Sem::Weak) {
+      error(at(QualFamily::Sem),
+            q(to_string(*ins_.sem)) + " is not valid for 'st.bulk' (only '.weak')");
+    }
+    if (ins_.space && *ins_.space != Space::SharedCta) {
+      error(at(QualFamily::Space),
+            "'st.bulk' takes state space '.shared::cta' or none "
+            "(generic), not " +
+                q(to_string(*ins_.space)));
+    } else {
+      check_address(ins_.addr, ins_.space, "address");
+    }
+    if (ins_.src.size() != 2) return;
+    check_bulk_size(ins_.src[0]);
+    const Operand& init = ins_.src[1];
+    int64_t v = 0;
+    if (!integer_immediate(init, v) || v != 0) {
+      error(init.loc, "the initval of 'st.bulk' must be the integer 0, not '" + init.text + "'");
+    }
+  }
+
+  void check_bulk_size(const Operand& o) {
+    if (o.kind == Operand::Kind::Immediate) {
+      int64_t v = 0;
+      if (!integer_immediate(o, v)) {
+        error(o.loc, "the size of 'st.bulk' must be an integer, not '" + o.text + "'");
+      } else if (v % 8 != 0) {
+        error(o.loc,
+              "the size of 'st.bulk' must be a multiple of 8 (found " + std::to_string(v) + ")");
+      } else if (v < 0 || v > kBulkMaxBytes) {
+        error(o.loc,
+              "the size of 'st.bulk' must be in [0, 16777216] (found " + std::to_string(v) + ")");
+      }
+      return;
+    }
+    if (o.kind == Operand::Kind::Sink) {
+      error(o.loc, "the size of 'st.bulk' is a register or an immediate, not '_'");
+      return;
+    }
+    if (!ctx_.symbols) return;
+    const Symbol* s = lookup(o.text);
+    if (!s) {
+      error(o.loc, "undeclared register '" + o.text + "'");
+      return;
+    }
+    const TypeKind k = s->kind == Symbol::Kind::Register ? kind_of(s->type) : TypeKind::Pred;
+    if (s->kind != Symbol::Kind::Register || s->vec_lanes != 1 || bits_of(s->type) != 64 ||
+        k == TypeKind::Float || k == TypeKind::Pred) {
+      error(o.loc, "the size register '" + o.text +
+                       "' of 'st.bulk' must be a 64-bit integer "
+                       "register");
+    }
+  }
+
+  // The value of an integer immediate (as written, or the decimal of an expression).
+  static bool integer_immediate(const Operand& o, int64_t& v) {
+    if (o.kind != Operand::Kind::Immediate || o.has_addend || literal_of(o.text) != Literal::Int)
+      return false;
+    std::string_view t = o.text;
+    const bool neg = !t.empty() && t[0] == '-';
+    if (neg) t.remove_prefix(1);
+    uint64_t u = 0;
+    bool overflow = false;
+    if (!parse_int_literal_wrapping(t, u, overflow)) return false;
+    v = static_cast<int64_t>(neg ? uint64_t(0) - u : u);
+    return true;
+  }
+
   // ---------------------------------------------------------------- tcgen05.st
   void check_tcgen05() {
     Loc loc = ins_.loc;
@@ -924,9 +1037,10 @@ class Validator {
             "sm_100f/sm_110f family target (target is " +
                 t.str() + ")");
     } else {
-      need_version(ptx(8, 6), loc, "'tcgen05.st'");
+      require(Feature::Tcgen05St, loc);
       if (t.suffix == Target::Suffix::Family) {
-        need_version(ptx(8, 8), loc, [&] { return "'tcgen05.st' on family target " + t.str(); });
+        require(Feature::Tcgen05StFamily, loc,
+                [&] { return "'tcgen05.st' on family target " + t.str(); });
       }
     }
     if (!ins_.sync) error(loc, "'tcgen05.st' requires '.sync'");
@@ -973,12 +1087,22 @@ class Validator {
               "'tcgen05.st' needs a register (or a 0f literal) in its source "
               "list to type it");
       }
+      // ptxas 13.0: a packed-half register does not mix with signed/unsigned ones.
+      bool packed = false, integer = false;
       for (const Operand& o : ins_.src) {
         if (o.kind == Operand::Kind::Sink) {
           error(o.loc, "the sink '_' is not allowed in 'tcgen05.st'");
         } else if (o.kind == Operand::Kind::Register) {
-          if (const Symbol* r = source_symbol(o)) check_source_type(r, r->type, o.text, o.loc);
+          const Symbol* r = source_symbol(o);
+          if (!r) continue;
+          check_source_type(r, r->type, o.text, o.loc);
+          packed |= r->type == DataType::F16x2 || r->type == DataType::BF16x2;
+          integer |= kind_of(r->type) == TypeKind::Signed || kind_of(r->type) == TypeKind::Unsigned;
         }
+      }
+      if (packed && integer) {
+        error(ins_.src[0].loc,
+              "vector elements of different types are not allowed in 'tcgen05.st'");
       }
     }
     // taddr: a 32-bit register.

@@ -4,6 +4,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "func_directives.h"
 #include "stu/isa/lexer.h"
 #include "stu/isa/parser.h"
 #include "stu/isa/validator.h"
@@ -38,6 +39,12 @@ std::optional<isa::Space> space_directive(std::string_view w) {
   if (w == ".param") return isa::Space::Param;
   return std::nullopt;
 }
+
+// Linkage prefixes written before a module-scope declaration.
+struct Linkage {
+  bool is_extern = false;
+  Token common;  // `.common`, when written
+};
 
 class Reader {
  public:
@@ -127,23 +134,48 @@ class Reader {
     if (w == ".version") return version_directive(t);
     if (w == ".target") return target_directive(t);
     if (w == ".address_size") return address_size_directive(t);
-    if (w == ".file" || w == ".loc") return skip_line();
+    if (w == ".file") return skip_line();
+    if (w == ".loc") {
+      d_.error(t.loc, "'.loc' is allowed only inside a function body");
+      return skip_line();
+    }
     if (w == ".section") return skip_section(t);
+    if (is_func_header_directive(w)) {
+      d_.error(t.loc, show(t) + " belongs in a function header, not at module scope");
+      isa::skip_statement(lx_, true);
+      return;
+    }
     if (w == ".visible" || w == ".extern" || w == ".weak" || w == ".common") {
       // Linkage prefixes: iterate (not recurse) so a hostile run of them cannot overflow.
-      Token n = lx_.next();
+      Linkage link;
+      Token n = t;
       while (n.kind == TokKind::Word && (n.text == ".visible" || n.text == ".extern" ||
                                          n.text == ".weak" || n.text == ".common")) {
+        link.is_extern |= n.text == ".extern";
+        if (n.text == ".common") link.common = n;
         n = lx_.next();
       }
       if (n.kind == TokKind::End) {
         d_.error(t.loc, "unexpected end of file after " + show(t));
         return;
       }
+      if (link.common.kind == TokKind::Word && n.kind == TokKind::Word && n.text != ".global") {
+        d_.error(link.common.loc, "'.common' applies only to '.global' variables, not " + show(n));
+      }
+      if (n.is_word(".entry") || n.is_word(".func")) {
+        seen_declaration_ = true;
+        return function(n, false, link.is_extern);
+      }
+      if (auto sp = space_directive(n.text); sp && n.kind == TokKind::Word) {
+        return module_declaration(n, *sp, link.is_extern);
+      }
       return top_level(n);
     }
-    if (w == ".entry" || w == ".func") return function(t);
-    if (auto sp = space_directive(w)) return declaration(t, *sp, false);
+    if (w == ".entry" || w == ".func") {
+      seen_declaration_ = true;
+      return function(t);
+    }
+    if (auto sp = space_directive(w)) return module_declaration(t, *sp, false);
     if (w == ".pragma" || w == ".alias" || w == ".tex" || w == ".surfref" || w == ".texref" ||
         w == ".samplerref") {
       isa::skip_statement(lx_, false);
@@ -151,6 +183,19 @@ class Reader {
     }
     d_.error(t.loc, "unknown directive " + show(t) + " at module scope");
     isa::skip_statement(lx_, true);
+  }
+
+  // A variable at module scope: not `.param`, not `.local` (ptxas 13.0 with the ABI).
+  void module_declaration(const Token& t, isa::Space sp, bool is_extern) {
+    seen_declaration_ = true;
+    if (sp == isa::Space::Param) {
+      d_.error(t.loc, "parameter variables cannot be declared at module scope");
+    } else if (sp == isa::Space::Local) {
+      d_.error(t.loc,
+               "module-scope '.local' variables are not allowed with the ABI "
+               "(ptxas 13.0); declare them in a function body");
+    }
+    declaration(t, sp, false, is_extern);
   }
 
   void skip_line() {
@@ -249,7 +294,10 @@ class Reader {
     }
   }
 
-  void address_size_directive(const Token&) {
+  void address_size_directive(const Token& t) {
+    if (seen_declaration_) {
+      d_.error(t.loc, "'.address_size' must come before every function and variable");
+    }
     Token v = lx_.next();
     if (v.kind != TokKind::Number || (v.text != "64" && v.text != "32")) {
       d_.error(v.loc, "expected '32' or '64' after '.address_size', found " + show(v));
@@ -262,7 +310,7 @@ class Reader {
   // ------------------------------------------------------------------ declarations
   // Parses `<space> {attributes} name{<N>}{[dims]}{= init} {, name ...} ;` after the space
   // directive token `t`. `is_reg` for `.reg`.
-  void declaration(const Token& t, isa::Space space, bool is_reg) {
+  void declaration(const Token& t, isa::Space space, bool is_reg, bool is_extern = false) {
     Symbol sym;
     sym.kind = is_reg ? Symbol::Kind::Register : Symbol::Kind::Variable;
     if (!is_reg) sym.space = space;
@@ -293,6 +341,10 @@ class Reader {
       } else if (w == "ptr" || w == "global" || w == "shared" || w == "local" || w == "const") {
         // pointer attributes of kernel parameters: `.ptr .global .align 16`
       } else if (w == "attribute") {  // `.global .attribute(.managed) .u32 x;`
+        if (space != isa::Space::Global || is_reg) {
+          d_.error(a.loc,
+                   "'.attribute' applies only to '.global' variables (found " + show(t) + ")");
+        }
         if (!skip_parenthesised(a)) return;
       } else if (w == "texref" || w == "samplerref" || w == "surfref") {
         sym.type = isa::DataType::B64;  // opaque handles
@@ -335,7 +387,9 @@ class Reader {
         if (symbols_.depth() > 0 && symbols_.declared_here(n.text)) {
           d_.error(n.loc, "'" + std::string(n.text) + "' is already declared in this scope");
         }
-        symbols_.declare(n.text, sym);
+        Symbol one = sym;
+        one.is_array = lx_.peek().is('[');
+        symbols_.declare(n.text, one);
       }
       // array dimensions
       while (lx_.peek().is('[')) {
@@ -351,6 +405,14 @@ class Reader {
       }
       Token s = lx_.peek();
       if (s.is('=')) {
+        if (is_extern) {
+          d_.error(s.loc, "no initial value is allowed for the external symbol '" +
+                              std::string(n.text) + "'");
+        } else if (is_reg || space == isa::Space::Shared || space == isa::Space::Local ||
+                   space == isa::Space::Param) {
+          d_.error(s.loc, "no initial value is allowed for '" + std::string(n.text) +
+                              "' in state space " + show(t));
+        }
         lx_.next();
         skip_initializer();
         s = lx_.peek();
@@ -405,7 +467,7 @@ class Reader {
   // ------------------------------------------------------------------ functions
   // `.entry name (params) perf* { body }` or `.func (rets) name (params) perf* { body } | ;`
   // Inside a body only a prototype (`;`) is allowed: `prototype_only`.
-  void function(const Token& kw, bool prototype_only = false) {
+  void function(const Token& kw, bool prototype_only = false, bool is_extern = false) {
     const bool is_entry = kw.text == ".entry";
     symbols_.push_scope();  // parameters
     Token n = lx_.next();
@@ -413,8 +475,10 @@ class Reader {
       if (!skip_parenthesised(n)) return abandon_function();
       n = lx_.next();
     }
+    bool has_returns = false;
     if (!is_entry && n.is('(')) {
       if (!param_list(/*entry=*/false, /*returns=*/true)) return abandon_function();
+      has_returns = true;
       n = lx_.next();
     }
     if (n.kind != TokKind::Word || is_directive(n)) {
@@ -431,8 +495,11 @@ class Reader {
     f.kind = Symbol::Kind::Function;
     module_symbol(n.text, f);
     // performance directives, up to the body or ';'
+    const FuncHeader header{is_entry, has_returns, n.text};
+    FuncDirectives directives(header, ctx_.target, ctx_.version, d_);
     while (true) {
       Token t = lx_.peek();
+      if (t.is('{') || t.is(';')) directives.finish(t.loc);
       if (t.is('{') && prototype_only) {
         d_.error(t.loc, "a function cannot be defined inside a function body (only declared)");
         symbols_.pop_scope();
@@ -440,6 +507,10 @@ class Reader {
         return;
       }
       if (t.is('{')) {
+        if (is_extern) {
+          d_.error(t.loc, "function '" + std::string(n.text) +
+                              "' is declared '.extern' and cannot have a body here");
+        }
         lx_.next();
         ++stats_.functions;
         body(t);
@@ -457,13 +528,9 @@ class Reader {
         symbols_.pop_scope();
         return;
       }
-      if (t.kind == TokKind::Word && t.text == ".pragma") {
+      if (is_directive(t)) {
         lx_.next();
-        isa::skip_statement(lx_, false);
-        continue;
-      }
-      if (t.kind == TokKind::Word || t.kind == TokKind::Number || t.is(',')) {
-        lx_.next();
+        directives.directive(lx_, t);
         continue;
       }
       d_.error(t.loc,
@@ -665,12 +732,20 @@ class Reader {
     std::string_view w = t.text;
     if (w == ".reg") return declaration(t, isa::Space::Local, true);
     if (auto sp = space_directive(w)) return declaration(t, *sp, false);
-    if (w == ".loc" || w == ".file") return skip_line();
+    if (w == ".loc") return skip_line();
+    if (w == ".file") {
+      d_.error(t.loc, "'.file' is allowed only at module scope");
+      return skip_line();
+    }
+    if (is_func_header_directive(w)) {
+      d_.error(t.loc, show(t) + " belongs in the function header, before its body");
+      isa::skip_statement(lx_, true);
+      return;
+    }
     // Label-list declarations (`L: .branchtargets A, B;`, `L: .calltargets f, g;`) and the
     // other statements of a body that store nothing: skipped to their ';' (lists may span
     // lines).
     if (w == ".pragma" || w == ".callprototype" || w == ".branchtargets" || w == ".calltargets" ||
-        w == ".maxnreg" || w == ".maxntid" || w == ".reqntid" || w == ".minnctapersm" ||
         w == ".alias") {
       isa::skip_statement(lx_, false);
       return;
@@ -684,6 +759,8 @@ class Reader {
         return function(n, /*prototype_only=*/true);
       }
       if (auto sp = space_directive(n.text); sp && n.kind == TokKind::Word) {
+        // ptxas 13.0: a syntax error (linkage belongs to module-scope variables).
+        d_.error(t.loc, show(t) + " is not allowed on a variable declared in a function body");
         lx_.next();
         return declaration(n, *sp, false);
       }
@@ -703,7 +780,7 @@ class Reader {
       return skip_other(op);
     }
     ++stats_.stores;
-    if (!isa::parse_store(lx_, op, g, ins_, d_)) {
+    if (!isa::parse_store(lx_, op, g, ins_, d_, &opcodes_)) {
       ++stats_.invalid_stores;
       return;
     }
@@ -756,6 +833,9 @@ class Reader {
                          nullptr};
   bool have_version_ = false;
   bool have_target_ = false;
+  bool seen_declaration_ = false;
+  isa::OpcodeCache opcodes_;  // decoded opcode words of this text  // a function or variable (then
+                              // no more .address_size)
   CheckStats stats_;
   isa::Instruction ins_;  // reused for every store (keeps its buffers)
   std::vector<Loc> open_braces_;

@@ -3,6 +3,22 @@
 namespace stu::ptx {
 
 const isa::Symbol* SymbolTable::find(std::string_view name) const {
+  if (name.empty() || name.size() > kRecentName) return find_uncached(name);
+  const size_t n = name.size();
+  const auto c = [&](size_t i) { return static_cast<unsigned char>(name[i]); };
+  const size_t slot = (n * 131 + c(n - 1) * 31 + c(n > 1 ? n - 2 : 0) * 7 + c(n > 2 ? 1 : 0)) &
+                      (recent_.size() - 1);
+  Recent& r = recent_[slot];
+  if (r.generation == generation_ && r.is(name)) return r.sym;
+  const isa::Symbol* s = find_uncached(name);
+  std::char_traits<char>::copy(r.name, name.data(), n);
+  r.size = static_cast<uint8_t>(n);
+  r.sym = s;
+  r.generation = generation_;
+  return s;
+}
+
+const isa::Symbol* SymbolTable::find_uncached(std::string_view name) const {
   auto it = names_.find(name);
   if (it != names_.end()) return &it->second;
   if (ranges_.empty()) return nullptr;
@@ -32,6 +48,7 @@ bool SymbolTable::declared_here(std::string_view name) const {
 }
 
 void SymbolTable::declare(std::string_view name, const isa::Symbol& sym) {
+  changed();
   Undo u{false, name, false, {}, {}};
   auto it = names_.find(name);
   if (it != names_.end()) {
@@ -45,6 +62,7 @@ void SymbolTable::declare(std::string_view name, const isa::Symbol& sym) {
 }
 
 void SymbolTable::declare_global(std::string_view name, const isa::Symbol& sym) {
+  changed();
   // Shadowed declarations of the same name in open scopes keep shadowing it: patch their
   // undo records so that popping restores the module-level symbol.
   bool shadowed = false;
@@ -61,6 +79,7 @@ void SymbolTable::declare_global(std::string_view name, const isa::Symbol& sym) 
 }
 
 void SymbolTable::declare_range(std::string_view prefix, uint32_t count, const isa::Symbol& sym) {
+  changed();
   auto& list = ranges_[prefix];
   if (!marks_.empty()) undo_.push_back(Undo{true, prefix, true, {}, list});
   list.push_back(Range{count, sym});
@@ -68,6 +87,7 @@ void SymbolTable::declare_range(std::string_view prefix, uint32_t count, const i
 
 void SymbolTable::pop_scope() {
   if (marks_.empty()) return;
+  changed();
   size_t mark = marks_.back();
   marks_.pop_back();
   while (undo_.size() > mark) {

@@ -2,6 +2,7 @@
 // ranges are kept as one entry and matched by prefix + index.
 #pragma once
 
+#include <array>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -37,6 +38,25 @@ class SymbolTable final : public isa::SymbolLookup {
     isa::Symbol prev_sym;
     std::vector<Range> prev_ranges;
   };
+
+  const isa::Symbol* find_uncached(std::string_view name) const;
+  void changed() { ++generation_; }
+
+  // Recent answers of find(), valid while generation_ is unchanged (any declaration or
+  // scope exit changes it): a store names the same few registers again and again.
+  // The name is copied: callers pass views of short-lived strings (operand texts).
+  static constexpr size_t kRecentName = 22;
+  struct Recent {
+    char name[kRecentName] = {};
+    uint8_t size = 0;
+    const isa::Symbol* sym = nullptr;
+    uint64_t generation = 0;
+    bool is(std::string_view n) const {
+      return n.size() == size && std::char_traits<char>::compare(name, n.data(), size) == 0;
+    }
+  };
+  mutable std::array<Recent, 256> recent_{};
+  uint64_t generation_ = 1;
 
   std::unordered_map<std::string_view, isa::Symbol, isa::NameHash> names_;
   std::unordered_map<std::string_view, std::vector<Range>, isa::NameHash> ranges_;

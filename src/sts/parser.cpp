@@ -61,6 +61,11 @@ class Parser {
     if (ins) {
       isa::CheckContext ctx{p_.target, p_.version, nullptr};
       isa::validate(*ins, ctx, local);
+      if (ins->op == isa::Opcode::StBulk && !local.has_errors()) {
+        local.error(ins->loc,
+                    "'st.bulk' is checked but not executed by the golden model (it "
+                    "stores no register data)");
+      }
     }
     for (const Diagnostic& dg : local.all()) d_.add(dg.severity, dg.loc, dg.message);
     if (!ins || local.has_errors()) return;

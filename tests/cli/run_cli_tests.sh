@@ -90,6 +90,22 @@ for f in "$root"/tests/data/directives/valid_*.ptx; do
   expect_status "directives: $(basename "$f")" 0 "$stu" check -q "$f"
 done
 
+# Misplaced or malformed non-store directives (modules ptxas 13.0 rejects, or warns about):
+# line 2 of each records stu's first diagnostic, which must be exactly that.
+for f in "$root"/tests/data/directives/bad_*.ptx "$root"/tests/data/directives/warn_*.ptx; do
+  want=$(sed -n '2s|^// stu: ||p' "$f")
+  status=1
+  [[ $(basename "$f") == warn_* ]] && status=0
+  expect_status "directives: $(basename "$f")" "$status" "$stu" check -q "$f"
+  got=$(sed -n "1s|^$f:||p" "$tmp/err")
+  if [[ $got == "$want" ]]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL directives: $(basename "$f"): got '$got', want '$want'"
+  fi
+done
+
 # --max-errors cuts the listing and says how many were left out.
 "$stu" check -q --max-errors 2 "$here/bad_stores.ptx" 2>"$tmp/cut" >/dev/null
 if [[ $(grep -c ': error: ' "$tmp/cut") == 2 ]] && grep -q '12 more errors not shown' "$tmp/cut"; then

@@ -45,6 +45,21 @@ for f in "$root"/tests/data/directives/valid_*.ptx; do
   accepted_by_both "$f" "$(sed -n '1s/.*-arch=\([a-z0-9_]*\).*/\1/p' "$f")" "directive module" "${opt[@]}"
 done
 
+# Modules ptxas rejects (bad_*) or accepts with a warning (warn_*): the verdict class on line 1
+# still holds.
+for f in "$root"/tests/data/directives/bad_*.ptx "$root"/tests/data/directives/warn_*.ptx; do
+  arch=$(sed -n '1s/.*-arch=\([a-z0-9_]*\).*/\1/p' "$f")
+  out=$(ptxas -c -arch="$arch" "$f" -o "$tmp/o.cubin" 2>&1)
+  rc=$?
+  want=$(sed -n '1s|^// ptxas: \([a-z]*\):.*|\1|p' "$f")
+  if [[ $want == error && $rc != 0 ]] || [[ $want == warning && $rc == 0 && $out == *warning* ]]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL directive module verdict ($want): $f"
+  fi
+done
+
 # Sampled conformance cases: deterministic (every k-th case line of each train file).
 for f in "$root"/tests/conformance/train/*.ptx; do
   arch=$(sed -n 's/^\.target[[:space:]]*\([a-z0-9_]*\).*/\1/p' "$f" | head -n 1)

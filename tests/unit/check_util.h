@@ -10,7 +10,7 @@
 namespace stu::test {
 
 // Registers: %p (pred), %rs (b16), %r (b32), %rd (b64), %q (b128), %f (f32), %fd (f64),
-// %h (f16), %u (u32), %s (s32), %ul (u64), %us (u16); variables gbuf (.global), sbuf
+// %h (f16), %hh (f16x2), %u (u32), %s (s32), %ul (u64), %us (u16); variables gbuf (.global), sbuf
 // (.shared), cbuf (.const), lbuf (.local); kernel parameter kp.
 inline std::string module_with(const std::string& body, const std::string& target = "sm_100a",
                                const std::string& version = "8.8") {
@@ -20,7 +20,7 @@ inline std::string module_with(const std::string& body, const std::string& targe
   m += ".reg .pred %p<4>;\n.reg .b16 %rs<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n";
   if (version >= "8.3") m += ".reg .b128 %q<4>;\n";
   m += ".reg .f32 %f<8>;\n.reg .f64 %fd<8>;\n.reg .f16 %h<4>;\n.reg .u32 %u<4>;\n";
-  m += ".reg .s32 %s<4>;\n.reg .u64 %ul<4>;\n.reg .u16 %us<4>;\n";
+  m += ".reg .s32 %s<4>;\n.reg .u64 %ul<4>;\n.reg .u16 %us<4>;\n.reg .f16x2 %hh<4>;\n";
   m += ".shared .align 16 .b8 sbuf[256];\n.local .align 16 .b8 lbuf[64];\n";
   m += body + "\nret;\n}\n";
   return m;

@@ -3,7 +3,8 @@
 // `train` is the corpus the checker was developed against: it must agree on every case, and
 // every disagreement is listed.
 // `heldout` was generated with another seed and not looked at during development: it
-// measures how well the rules generalise (required: at least 99.5 %).
+// measures how well the rules generalise (required: at least 99.5 %). `heldout8` likewise,
+// generated after issue 8 with the issue-8 families.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -61,15 +62,26 @@ TEST(Conformance, HeldOutCorpusAgreesWithPtxas) {
 
 // The families of issue 8 (st.async without [mbar], '.cluster' with another space, repeated
 // qualifiers, float immediates of the other width, addend sources, st.bulk, constant address
-// expressions), probed by hand with ptxas. Not yet all modelled: constant expressions in address
-// offsets and st.bulk are open (docs/check.md); the count may only go down.
-TEST(Conformance, IssueFamiliesCorpusDoesNotRegress) {
+// expressions), probed by hand with ptxas: every case agrees.
+TEST(Conformance, IssueFamiliesCorpusAgreesWithPtxas) {
   ConformanceReport r;
   size_t files = 0;
   if (!run_corpus("families", r, files)) GTEST_SKIP() << "no families corpus";
-  report("families", r, files, 0);
-  ASSERT_GT(r.cases, 500u);
-  EXPECT_LE(r.false_errors + r.missed_errors, 26u);
+  report("families", r, files, 50);
+  ASSERT_GT(r.cases, 600u);
+  EXPECT_EQ(r.false_errors + r.missed_errors, 0u);
+}
+
+// `heldout8` was generated after issue 8 with a third seed, disjoint from `train` and
+// `heldout`, and measured once when the work was done (tests/conformance/README.md): a floor
+// that guards against regressions, not a target to tune against.
+TEST(Conformance, Issue8HeldOutCorpusAgreesWithPtxas) {
+  ConformanceReport r;
+  size_t files = 0;
+  if (!run_corpus("heldout8", r, files)) GTEST_SKIP() << "no issue-8 held-out corpus";
+  report("heldout8", r, files, 0);
+  ASSERT_GT(r.cases, 1000u);
+  EXPECT_GE(r.agreement(), 0.995);
 }
 
 }  // namespace

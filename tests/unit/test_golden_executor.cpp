@@ -127,6 +127,19 @@ TEST_F(GoldenExecutor, MissingTypeFaultsEveryActiveLaneBadInstruction) {
   EXPECT_EQ(global(kG, 4), bytes({kFill, kFill, kFill, kFill}));
 }
 
+// st.bulk is checked by stu check but not executed: a bad_instruction, never a crash.
+TEST_F(GoldenExecutor, StBulkFaultsBadInstruction) {
+  const isa::Instruction ins = parse("st.bulk.weak [%rd1], 64, 0;");
+  ASSERT_EQ(ins.op, isa::Opcode::StBulk);
+  WarpOperands o;
+  o.addr.fill(kG);
+  const StoreResult& r = run(ins, o, WarpContext{0, 0, 0x3});
+  EXPECT_EQ(r.fault_mask, 0x3u);
+  EXPECT_EQ(r.fault[0].kind, FaultKind::BadInstruction);
+  EXPECT_EQ(r.stored_mask, 0u);
+  EXPECT_TRUE(r.lines.empty());
+}
+
 TEST_F(GoldenExecutor, TooFewSourceValuesFaultBadInstruction) {
   const isa::Instruction ins = parse("st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};");
   WarpOperands o;

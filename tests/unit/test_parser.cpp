@@ -151,11 +151,21 @@ TEST(Parser, SplitOffsetIsParsedOnceIntoAnInteger) {
       parse_ok("tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 0xffffffffffffffff, {r0};");
   EXPECT_EQ(big.split_off->value, ~uint64_t(0));  // ptxas 13.0 accepts any 64-bit value
   expect_round_trip(big);
-  for (const char* bad :
-       {"tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 1.5, {r0};",
-        "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], r2, {r0};",
-        "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 4+4, {r0};",
-        "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 0x1ffffffffffffffff, {r0};"}) {
+  // A constant expression is evaluated (ptxas 13.0 accepts `4+4` and `2*2`), and a literal
+  // wider than 64 bits wraps (ptxas accepts 0x1ffffffffffffffff).
+  EXPECT_EQ(parse_ok("tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 4+4, {r0};").split_off->value,
+            8u);
+  EXPECT_EQ(
+      parse_ok("tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], -(2*2), {r0};").split_off->as_signed(),
+      -4);
+  stu::Diagnostics wide;
+  auto w = parse_instruction(
+      "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 0x1ffffffffffffffff, {r0};", wide);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->split_off->value, ~uint64_t(0));
+  EXPECT_EQ(wide.error_count(), 0u);
+  for (const char* bad : {"tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], 1.5, {r0};",
+                          "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [t], r2, {r0};"}) {
     stu::Diagnostics d;
     EXPECT_FALSE(parse_instruction(bad, d).has_value()) << bad;
     ASSERT_EQ(d.error_count(), 1u) << bad;
@@ -208,7 +218,9 @@ TEST(Parser, StoreOpcodeRecognition) {
   EXPECT_FALSE(store_opcode_of("st_x").has_value());
   EXPECT_FALSE(store_opcode_of("tcgen05.ld.sync").has_value());
   EXPECT_FALSE(store_opcode_of("tcgen05.stx").has_value());
-  EXPECT_FALSE(store_opcode_of("st.bulk.weak.shared::cta").has_value());  // not a store of data
+  EXPECT_EQ(store_opcode_of("st.bulk.weak.shared::cta"), Opcode::StBulk);  // checked, no data
+  EXPECT_EQ(store_opcode_of("st.bulk"), Opcode::StBulk);
+  EXPECT_EQ(store_opcode_of("st.bulkx"), Opcode::St);
 }
 
 }  // namespace

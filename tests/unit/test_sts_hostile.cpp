@@ -37,6 +37,18 @@ TEST(StsHostile, OneMegabyteLineOfGarbage) {
   EXPECT_EQ(d.error_count(), 1u);
 }
 
+// st.bulk is valid PTX but the golden model does not execute it: a clear error.
+TEST(StsHostile, StBulkIsCheckedButNotExecuted) {
+  Diagnostics d;
+  EXPECT_FALSE(
+      run("target sm_100a\nptx 8.8\nreg %rd1 = 0x1000\nst.bulk [%rd1], 64, 0;\n", d).parsed);
+  ASSERT_TRUE(d.has_errors());
+  EXPECT_EQ(d.all()[0].message,
+            "'st.bulk' is checked but not executed by the golden model (it stores no register "
+            "data)");
+  EXPECT_EQ(d.all()[0].loc.line, 4u);
+}
+
 TEST(StsHostile, HugeRepeatIsRefused) {
   Diagnostics d;
   EXPECT_FALSE(run("alloc global 0x1000, 16\nwrite global 0x1000 u8 x99999999999 = 0\n", d).parsed);

@@ -17,8 +17,10 @@ namespace stu::isa {
 
 using Loc = stu::Loc;
 
-enum class Opcode : uint8_t { St, StAsync, Tcgen05St };
-std::string_view to_string(Opcode op);  // "st", "st.async", "tcgen05.st"
+// StBulk (`st.bulk`, bulk zero-initialisation, PTX 8.6) is checked like the store family but
+// stores no register data: its size and initval operands are `src[0]` and `src[1]`.
+enum class Opcode : uint8_t { St, StAsync, Tcgen05St, StBulk };
+std::string_view to_string(Opcode op);  // "st", "st.async", "tcgen05.st", "st.bulk"
 
 // `@%p` / `@!%p`.
 struct Guard {
@@ -111,7 +113,7 @@ struct Instruction {
 
   // --- operands ---
   Address addr;                          // [a] / [taddr]
-  std::vector<Operand> src;              // b, or the brace list
+  std::vector<Operand> src;              // b, or the brace list (st.bulk: size, initval)
   bool src_braced = false;               // written as `{...}`
   std::optional<Operand> policy;         // st: cache-policy operand
   std::optional<Address> mbar;           // st.async: [mbar]

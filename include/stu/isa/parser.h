@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "stu/diag.h"
 #include "stu/isa/instruction.h"
@@ -18,12 +19,53 @@ std::optional<Opcode> store_opcode_of(std::string_view word);
 // instruction (`ld.global.u32` -> "ld").
 bool is_ptx_opcode(std::string_view word);
 
+// Opcode words (`st.global.v4.u32`) decoded once per text: a module repeats a few dozen
+// spellings thousands of times. Keys are views into the text being parsed, so a cache must
+// not outlive it. Only words that decode without a diagnostic are kept.
+class OpcodeCache {
+ public:
+  const Instruction* find(std::string_view word) const {
+    const uint64_t h = NameHash{}(word);
+    for (size_t i = h & kMask;; i = (i + 1) & kMask) {
+      const Slot& s = slots_[i];
+      if (!s.used) return nullptr;
+      if (s.hash == h && s.word == word) return &s.decoded;
+    }
+  }
+  // `decoded`: the instruction after its opcode word alone, qualifier columns relative to it.
+  // A full cache (kSlots / 2 words) takes no more: later words are decoded every time.
+  void add(std::string_view word, const Instruction& decoded) {
+    if (size_ >= kSlots / 2) return;
+    const uint64_t h = NameHash{}(word);
+    size_t i = h & kMask;
+    while (slots_[i].used) {
+      if (slots_[i].hash == h && slots_[i].word == word) return;
+      i = (i + 1) & kMask;
+    }
+    slots_[i] = Slot{true, h, word, decoded};
+    ++size_;
+  }
+
+ private:
+  static constexpr size_t kSlots = 512;  // open addressing, linear probing
+  static constexpr size_t kMask = kSlots - 1;
+  struct Slot {
+    bool used = false;
+    uint64_t hash = 0;
+    std::string_view word;
+    Instruction decoded;
+  };
+  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
+  size_t size_ = 0;
+};
+
 // Parses the rest of a store instruction whose opcode word is `opcode` (already consumed from
 // `lx`), through its terminating `;`. `guard` is the predicate already parsed (if any).
 // On success fills `out` and returns true. On a syntax error, reports it, skips to the end
 // of the statement (the `;`, or the first token of a following line) and returns false.
+// `cache` (optional) remembers decoded opcode words between calls on the same text.
 bool parse_store(Lexer& lx, const Token& opcode, const Guard& guard, Instruction& out,
-                 Diagnostics& diags);
+                 Diagnostics& diags, OpcodeCache* cache = nullptr);
 
 // Convenience: parses one instruction from a single line of text (guard allowed, trailing
 // `;` optional). Positions are relative to `line`.

@@ -23,6 +23,7 @@ struct Symbol {
   std::optional<Space> space;  // variables and parameters: their declared space
   uint8_t vec_lanes = 1;       // `.reg .v4 .f32 v;`
   bool special = false;        // a predefined special register (%tid.x, %clock, ...)
+  bool is_array = false;       // a variable declared with `[N]`
   // `.param` variables: a kernel or function input (read-only for st), a function's return
   // value, or a call argument declared in the body.
   enum class ParamRole : uint8_t { None, Input, Return, CallArg };
