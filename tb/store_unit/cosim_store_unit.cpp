@@ -162,11 +162,11 @@ struct Bench {
                    int pattern) {
     uint64_t a = 0;
     const golden::AddressMap& m = cfg.map;
-    std::optional<isa::Space> sp = f.sass ? std::nullopt : f.ins.space;
-    const bool generic = f.sass || !sp;
+    const bool generic = f.sass || !f.ins.space;
+    const isa::Space named = generic ? isa::Space::Global : *f.ins.space;
     int where = pattern;  // 0 global A, 1 global B, 2 shared, 3 local, 4 param/const, 5 random
-    if (sp) {
-      const isa::Space e = isa::effective(*sp);
+    if (!generic) {
+      const isa::Space e = isa::effective(named);
       where = e == isa::Space::Global                                ? (pattern % 2)
               : isa::is_shared(e)                                    ? 2
               : e == isa::Space::Local                               ? 3
@@ -184,7 +184,7 @@ struct Bench {
       case 2: {
         const uint64_t rank = r.below(cfg.cluster_ctas + (r.chance(0.05) ? 1 : 0));
         const uint64_t off = (base % (cfg.shared_bytes + 64)) + lane * step;
-        const bool cluster = sp && isa::effective(*sp) == isa::Space::SharedCluster;
+        const bool cluster = !generic && isa::effective(named) == isa::Space::SharedCluster;
         a = generic ? m.shared.base + rank * m.shared_cta_stride + off
                     : (cluster ? rank * m.shared_cta_stride + off : off);
         break;
