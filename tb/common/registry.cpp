@@ -20,8 +20,9 @@ const std::vector<BlockEntry>& blocks() {
       {"tmem_wdp", "stu_tmem_wdp", "golden::tmem_write", true,
        [](const CosimOptions& o) { return run_with_wave("tmem_wdp", o, cosim_tmem_wdp); }},
       // The top, through the `stu run --on rtl` model, against the warp executor (one
-      // transaction: one warp store; no waveform rerun: the model has no trace hook yet).
-      {"store_unit", "stu_store_unit", "golden::execute / execute_sass", true, cosim_store_unit},
+      // transaction: one warp store).
+      {"store_unit", "stu_store_unit", "golden::execute / execute_sass", true,
+       [](const CosimOptions& o) { return run_with_wave("store_unit", o, cosim_store_unit); }},
       // A deliberately broken coalescer (STU_BROKEN_LOWEST_LANE_WINS: the lowest lane wins a
       // byte written by two lanes), to show and test the failure report (docs/cosim.md).
       {"coalescer_broken", "stu_coalescer (-DSTU_BROKEN_LOWEST_LANE_WINS)", "golden::coalesce",

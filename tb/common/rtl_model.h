@@ -22,6 +22,14 @@ class RtlStoreModel : public sts::StoreModel {
   virtual uint64_t cycles() const = 0;
 };
 
-std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg);
+// An FST waveform of the cycles [from, to] of the top (for the cosimulation's failure rerun).
+struct RtlTrace {
+  std::string path;
+  uint64_t from = 0;
+  uint64_t to = ~uint64_t(0);
+};
+
+std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,
+                                              const RtlTrace* trace = nullptr);
 
 }  // namespace stu::tb

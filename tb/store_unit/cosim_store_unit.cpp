@@ -127,7 +127,7 @@ struct Bench {
   std::unique_ptr<RtlStoreModel> rtl;
   golden::Scratch scratch;
 
-  void setup(Rng& r) {
+  void setup(Rng& r, const RtlTrace* trace) {
     cfg = golden::ModelConfig{};
     cfg.cluster_ctas = 1 + uint32_t(r.below(4));
     cfg.warps_per_cta = 4;
@@ -137,7 +137,7 @@ struct Bench {
     cfg.sass_misalign =
         r.chance(0.5) ? golden::MisalignMode::Fault : golden::MisalignMode::ForceAlign;
     gold = std::make_unique<MachineState>(cfg);
-    rtl = make_rtl_model(cfg);
+    rtl = make_rtl_model(cfg, trace);
     for (MachineState* m : {gold.get(), &rtl->image()}) {
       m->allocations().add(kGlobalA, 0x4000);
       m->allocations().add(kGlobalB, 0x1000);  // ends at 2^64
@@ -383,11 +383,13 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
   static const std::vector<Form> kForms = forms();
   Rng r(o.seed * 0x9E3779B97F4A7C15ull + 7);
   Bench b;
-  b.setup(r);
+  RtlTrace trace{o.wave, o.wave_from, o.wave_to};
+  b.setup(r, o.wave.empty() ? nullptr : &trace);
   Ring<std::string> history;
   StoreResult g, t;
   for (uint64_t i = 0; i < o.txns; ++i) {
     const Bench::Warp w = b.gen(r, kForms);
+    const uint64_t first_cycle = b.rtl->cycles();
     const Form& f = *w.form;
     if (f.sass) {
       golden::execute_sass(*b.gold, f.st, w.ctx, w.rf, g, b.scratch);
@@ -410,6 +412,8 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
         res.report += "\n    #" + std::to_string(it.index) + " " + it.value;
       });
       res.report += "\n  reproduce: " + repro_command("store_unit", o.seed, i + 1);
+      res.wave_from = first_cycle > 64 ? first_cycle - 64 : 0;
+      res.wave_to = b.rtl->cycles() + 8;
       break;
     }
     history.push(f.text + ": " + summary(g), i);

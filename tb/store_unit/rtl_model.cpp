@@ -12,6 +12,7 @@
 #include "stu/golden/store_align.h"
 #include "stu/isa/space_rules.h"
 #include "verilated.h"
+#include "verilated_fst_c.h"
 
 namespace stu::tb {
 namespace {
@@ -55,10 +56,17 @@ struct Decoded {
 
 class RtlModel final : public RtlStoreModel {
  public:
-  explicit RtlModel(const golden::ModelConfig& cfg)
+  RtlModel(const golden::ModelConfig& cfg, const RtlTrace* trace)
       : image_(cfg), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(false);
+    if (trace) ctx_->traceEverOn(true);
     dut_ = std::make_unique<Vstu_store_unit>(ctx_.get(), "stu_store_unit");
+    if (trace) {
+      trace_ = *trace;
+      fst_ = std::make_unique<VerilatedFstC>();
+      dut_->trace(fst_.get(), 99);
+      fst_->open(trace->path.c_str());
+    }
     dut_->rst_ni = 0;
     dut_->clk_i = 0;
     dut_->eval();
@@ -78,7 +86,10 @@ class RtlModel final : public RtlStoreModel {
     }
     dut_->cfg_valid_i = 0;
   }
-  ~RtlModel() override { dut_->final(); }
+  ~RtlModel() override {
+    if (fst_) fst_->close();
+    dut_->final();
+  }
 
   std::string_view name() const override { return "rtl"; }
   uint64_t cycles() const override { return cycles_; }
@@ -198,8 +209,14 @@ class RtlModel final : public RtlStoreModel {
     ++cycles_;
     dut_->clk_i = 1;
     dut_->eval();
+    dump(1);
     dut_->clk_i = 0;
     dut_->eval();
+    dump(0);
+  }
+  // Samples the waveform (when traced) at this cycle's rising (1) or falling (0) half.
+  void dump(unsigned half) {
+    if (fst_ && cycles_ >= trace_.from && cycles_ <= trace_.to) fst_->dump(2 * cycles_ + half);
   }
 
   // Drives one decoded warp store through the top and collects what it reports.
@@ -271,9 +288,11 @@ class RtlModel final : public RtlStoreModel {
         image_.set_mbar(u.mbar_wr_cta_o, u.mbar_wr_offset_o, golden::decode_mbar(u.mbar_wr_word_o));
       const bool done = u.st_valid_o && u.st_ready_i;
       if (done) take_status(out);
+      dump(0);
       ++cycles_;
       u.clk_i = 1;
       u.eval();
+      dump(1);
       if (taken) u.in_valid_i = 0;
       if (beat_taken) ++beat;
       u.alloc_rsp_valid_i = 0;
@@ -354,12 +373,15 @@ class RtlModel final : public RtlStoreModel {
   unsigned narrowed_scope_ = 0;
   std::string error_;
   uint64_t cycles_ = 0;
+  RtlTrace trace_;
+  std::unique_ptr<VerilatedFstC> fst_;
 };
 
 }  // namespace
 
-std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg) {
-  return std::make_unique<RtlModel>(cfg);
+std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,
+                                              const RtlTrace* trace) {
+  return std::make_unique<RtlModel>(cfg, trace);
 }
 
 }  // namespace stu::tb
