@@ -6,6 +6,7 @@
 #include "bits.h"
 #include "blocks.h"
 #include "harness.h"
+#include "ports.h"
 #include "stu/golden/address.h"
 
 namespace stu::tb {
@@ -13,12 +14,6 @@ namespace {
 
 using golden::ModelConfig;
 using golden::Resolved;
-
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 // A random configuration that passes ModelConfig::check() (windows 4 KiB aligned, not
 // overlapping, a power-of-two stride, 1..16 CTAs); a window may be disabled (size 0).
@@ -43,8 +38,7 @@ ModelConfig random_config(Rng& r) {
   return ModelConfig{};
 }
 
-struct AddrResolveBench {
-  using Dut = Vstu_addr_resolve;
+struct AddrResolveBench : StreamPorts<Vstu_addr_resolve> {
   struct In {
     uint64_t addr = 0;
     bool generic = true;
@@ -128,10 +122,6 @@ struct AddrResolveBench {
     d.warp_i = in.who.warp;
     d.lane_i = in.who.lane;
   }
-  void idle(Dut& d) { d.in_valid_i = 0; }
-  bool in_ready(Dut& d) { return d.in_ready_o; }
-  bool out_valid(Dut& d) { return d.out_valid_o; }
-  void set_out_ready(Dut& d, bool r) { d.out_ready_i = r; }
   Out sample(Dut& d) {
     namespace L = rtl::layout::dest;
     Out o;

@@ -9,6 +9,7 @@
 #include "bits.h"
 #include "blocks.h"
 #include "harness.h"
+#include "ports.h"
 #include "stu/golden/access.h"
 #include "stu/golden/store_align.h"
 
@@ -28,7 +29,7 @@ static_assert(LR::data.width == golden::kLineBytes * 8, "line data != golden::kL
 static_assert(LA::data.width == golden::kMaxAccessBytes * 8, "lane data != kMaxAccessBytes");
 
 template <typename DutT>
-struct CoalescerBench {
+struct CoalescerBench : StreamPorts<DutT> {
   using Dut = DutT;
   struct In {
     uint64_t id = 0;
@@ -129,23 +130,9 @@ struct CoalescerBench {
       }
     }
   }
-  void idle(Dut& d) { d.in_valid_i = 0; }
-  bool in_ready(Dut& d) { return d.in_ready_o; }
-  bool out_valid(Dut& d) { return d.out_valid_o; }
-  void set_out_ready(Dut& d, bool r) { d.out_ready_i = r; }
   Out sample(Dut& d) {
     Out o;
-    LineRequest& l = o.line;
-    l.dest.space = golden::MemSpace(get_field(d.req_o, 0, LR::dest_space));
-    l.dest.cta = uint16_t(get_field(d.req_o, 0, LR::dest_cta));
-    l.dest.thread = uint32_t(get_field(d.req_o, 0, LR::dest_thread));
-    l.line = get_field(d.req_o, 0, LR::line);
-    l.sector_mask = uint8_t(get_field(d.req_o, 0, LR::sector_mask));
-    l.bytes.lo = get_bits(d.req_o, LR::byte_mask.lsb, 64);
-    l.bytes.hi = get_bits(d.req_o, LR::byte_mask.lsb + 64, 64);
-    l.lane_mask = uint32_t(get_field(d.req_o, 0, LR::lane_mask));
-    l.first_lane = uint8_t(get_field(d.req_o, 0, LR::first_lane));
-    get_bytes(d.req_o, LR::data.lsb, l.data.data(), golden::kLineBytes);
+    o.line = read_line_req(d.req_o);
     o.last = d.last_o;
     return o;
   }

@@ -7,6 +7,7 @@
 #include "bits.h"
 #include "blocks.h"
 #include "harness.h"
+#include "ports.h"
 #include "stu/golden/mbarrier.h"
 
 namespace stu::tb {
@@ -17,14 +18,7 @@ using golden::MbarOpKind;
 
 static_assert(rtl::layout::mbar_word::kWidth == 64, "mbar_word_t is golden's 64-bit layout");
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
-struct MbarrierBench {
-  using Dut = Vstu_mbarrier;
+struct MbarrierBench : StreamPorts<Vstu_mbarrier> {
   struct In {
     uint64_t word = 0;
     MbarOp op;
@@ -84,10 +78,6 @@ struct MbarrierBench {
     d.op_i = uint8_t(in.op.kind);
     d.count_i = in.op.count;
   }
-  void idle(Dut& d) { d.in_valid_i = 0; }
-  bool in_ready(Dut& d) { return d.in_ready_o; }
-  bool out_valid(Dut& d) { return d.out_valid_o; }
-  void set_out_ready(Dut& d, bool r) { d.out_ready_i = r; }
   Out sample(Dut& d) { return Out{d.word_o, bool(d.completed_o), golden::FaultKind(d.fault_o)}; }
 
   static bool equal(const Out& a, const Out& b) {

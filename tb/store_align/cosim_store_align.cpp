@@ -6,6 +6,7 @@
 #include "bits.h"
 #include "blocks.h"
 #include "harness.h"
+#include "ports.h"
 #include "stu/golden/access.h"
 #include "stu/golden/store_align.h"
 
@@ -23,16 +24,9 @@ static_assert(port_words<decltype(Vstu_store_align::sector_data_o)> ==
                   words_for_bits(golden::kSectorBytes * 8),
               "stu_store_align sector width != golden::kSectorBytes");
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
 unsigned log2u(unsigned v) { return unsigned(__builtin_ctz(v)); }
 
-struct StoreAlignBench {
-  using Dut = Vstu_store_align;
+struct StoreAlignBench : StreamPorts<Vstu_store_align> {
   struct In {
     LaneStore lane;
     MisalignMode mode = MisalignMode::Fault;
@@ -81,10 +75,6 @@ struct StoreAlignBench {
     d.mode_i = in.mode == MisalignMode::Fault ? 1 : 0;
     put_bytes(d.data_i, 0, in.lane.data.data(), golden::kMaxAccessBytes);
   }
-  void idle(Dut& d) { d.in_valid_i = 0; }
-  bool in_ready(Dut& d) { return d.in_ready_o; }
-  bool out_valid(Dut& d) { return d.out_valid_o; }
-  void set_out_ready(Dut& d, bool r) { d.out_ready_i = r; }
   Out sample(Dut& d) {
     Out o;
     o.at.addr = d.addr_o;

@@ -12,6 +12,7 @@
 
 #include "blocks.h"
 #include "harness.h"
+#include "ports.h"
 #include "rtl_model.h"
 #include "stu/diag.h"
 #include "stu/golden/executor.h"
@@ -23,12 +24,6 @@ namespace {
 
 using golden::MachineState;
 using golden::StoreResult;
-
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 // The forms: one template per line, with $A the address register and sources $R (32-bit),
 // $D (64-bit), $Q (128-bit), $H (16-bit), $B (8-bit), $M the mbarrier, $T a TMEM address.

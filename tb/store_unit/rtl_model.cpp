@@ -8,6 +8,7 @@
 #include "Vstu_store_unit.h"
 #include "bits.h"
 #include "blocks.h"
+#include "ports.h"
 #include "stu/golden/executor.h"
 #include "stu/golden/store_align.h"
 #include "stu/isa/space_rules.h"
@@ -206,17 +207,22 @@ class RtlModel final : public RtlStoreModel {
       out.set_fault(unsigned(__builtin_ctz(m)), golden::FaultKind::BadInstruction, 0);
   }
   void tick() {
-    ++cycles_;
     dut_->clk_i = 1;
     dut_->eval();
     dump(1);
+    ++cycles_;
     dut_->clk_i = 0;
     dut_->eval();
     dump(0);
   }
-  // Samples the waveform (when traced) at this cycle's rising (1) or falling (0) half.
+  // Samples the waveform (when traced): cycle c's low half at time 2c, its rising edge at 2c+1.
   void dump(unsigned half) {
-    if (fst_ && cycles_ >= trace_.from && cycles_ <= trace_.to) fst_->dump(2 * cycles_ + half);
+    const uint64_t t = 2 * cycles_ + half;
+    if (!fst_ || cycles_ < trace_.from || cycles_ > trace_.to || (dumped_ && t <= last_dump_))
+      return;
+    fst_->dump(t);
+    dumped_ = true;
+    last_dump_ = t;
   }
 
   // Drives one decoded warp store through the top and collects what it reports.
@@ -289,10 +295,10 @@ class RtlModel final : public RtlStoreModel {
       const bool done = u.st_valid_o && u.st_ready_i;
       if (done) take_status(out);
       dump(0);
-      ++cycles_;
       u.clk_i = 1;
       u.eval();
       dump(1);
+      ++cycles_;
       if (taken) u.in_valid_i = 0;
       if (beat_taken) ++beat;
       u.alloc_rsp_valid_i = 0;
@@ -306,18 +312,7 @@ class RtlModel final : public RtlStoreModel {
   }
 
   void take_line(golden::StoreResult& out) {
-    const Vstu_store_unit& u = *dut_;
-    golden::LineRequest l;
-    l.dest.space = MemSpace(get_field(u.req_o, 0, LR::dest_space));
-    l.dest.cta = uint16_t(get_field(u.req_o, 0, LR::dest_cta));
-    l.dest.thread = uint32_t(get_field(u.req_o, 0, LR::dest_thread));
-    l.line = get_field(u.req_o, 0, LR::line);
-    l.sector_mask = uint8_t(get_field(u.req_o, 0, LR::sector_mask));
-    l.bytes.lo = get_bits(u.req_o, LR::byte_mask.lsb, 64);
-    l.bytes.hi = get_bits(u.req_o, LR::byte_mask.lsb + 64, 64);
-    l.lane_mask = uint32_t(get_field(u.req_o, 0, LR::lane_mask));
-    l.first_lane = uint8_t(get_field(u.req_o, 0, LR::first_lane));
-    get_bytes(u.req_o, LR::data.lsb, l.data.data(), golden::kLineBytes);
+    const golden::LineRequest l = read_line_req(dut_->req_o);
     // The memory side: the request's masked bytes go into the image, run by run.
     for (unsigned b = 0; b < golden::kLineBytes;) {
       if (!l.bytes.test(b)) {
@@ -335,15 +330,7 @@ class RtlModel final : public RtlStoreModel {
 
   // A TMEM run: into the result and into the image's TMEM (the memory side).
   void take_tmem(golden::StoreResult& out) {
-    const Vstu_store_unit& u = *dut_;
-    golden::TmemWrite w;
-    w.cta = uint16_t(get_field(u.tm_o, 0, TW::cta));
-    w.lane = uint16_t(get_field(u.tm_o, 0, TW::lane));
-    w.col = uint16_t(get_field(u.tm_o, 0, TW::col));
-    w.col_mask = uint32_t(get_field(u.tm_o, 0, TW::col_mask));
-    w.unpacked = get_field(u.tm_o, 0, TW::unpacked) != 0;
-    for (unsigned i = 0; i < 32; ++i)
-      w.data[i] = uint32_t(get_bits(u.tm_o, TW::data.lsb + 32 * i, 32));
+    const golden::TmemWrite w = read_tmem_write(dut_->tm_o);
     if (w.cta < image_.config().cluster_ctas && w.lane < golden::kTmemLanes) {
       uint32_t* cells = image_.cta(w.cta).tmem_cells();
       for (unsigned i = 0; i < 32; ++i)
@@ -374,6 +361,8 @@ class RtlModel final : public RtlStoreModel {
   std::string error_;
   uint64_t cycles_ = 0;
   RtlTrace trace_;
+  bool dumped_ = false;
+  uint64_t last_dump_ = 0;
   std::unique_ptr<VerilatedFstC> fst_;
 };
 

@@ -12,6 +12,7 @@
 #include "bits.h"
 #include "blocks.h"
 #include "harness.h"
+#include "ports.h"
 #include "stu/golden/tmem.h"
 #include "stu/isa/types.h"
 
@@ -36,8 +37,7 @@ static_assert(port_words<decltype(Vstu_tmem_wdp::fault_addr_o)> == words_for_bit
 static_assert(TW::data.width == 32 * 32 && TW::col_mask.width == 32, "a run is 32 cells");
 static_assert(golden::kTmemColumns / golden::kTmemAllocUnit == 16, "alloc_i is 16 units");
 
-struct TmemWdpBench {
-  using Dut = Vstu_tmem_wdp;
+struct TmemWdpBench : StreamPorts<Vstu_tmem_wdp> {
   struct In {
     uint64_t id = 0;
     golden::TmemWriteIn w;
@@ -199,24 +199,11 @@ struct TmemWdpBench {
     d.cta_i = in.w.cta;
     for (unsigned t = 0; t < 32; ++t) d.data_i[t] = uint32_t(in.regs[beat * 32 + t]);
   }
-  void idle(Dut& d) { d.in_valid_i = 0; }
-  bool in_ready(Dut& d) { return d.in_ready_o; }
-  bool out_valid(Dut& d) { return d.out_valid_o; }
-  void set_out_ready(Dut& d, bool r) { d.out_ready_i = r; }
   Out sample(Dut& d) {
     Out o;
     o.write = d.write_valid_o;
     o.last = d.last_o;
-    if (o.write) {
-      TmemWrite& w = o.run;
-      w.cta = uint16_t(get_field(d.wr_o, 0, TW::cta));
-      w.lane = uint16_t(get_field(d.wr_o, 0, TW::lane));
-      w.col = uint16_t(get_field(d.wr_o, 0, TW::col));
-      w.col_mask = uint32_t(get_field(d.wr_o, 0, TW::col_mask));
-      w.unpacked = get_field(d.wr_o, 0, TW::unpacked) != 0;
-      for (unsigned i = 0; i < 32; ++i)
-        w.data[i] = uint32_t(get_bits(d.wr_o, TW::data.lsb + 32 * i, 32));
-    }
+    if (o.write) o.run = read_tmem_write(d.wr_o);
     if (o.last) {
       for (unsigned t = 0; t < 32; ++t) {
         o.fault[t].kind =
@@ -239,11 +226,6 @@ struct TmemWdpBench {
   static bool equal(const Out& a, const Out& b) {
     if (a.write != b.write || a.last != b.last) return false;
     return a.write ? same_run(a.run, b.run) : same_faults(a, b);
-  }
-  static std::string hex(uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-    return b;
   }
   static std::string diff(const Out& w, const Out& g) {
     std::string s;
