@@ -1,20 +1,17 @@
-#!/ usr / bin / env bash
-#Build stu and show it at work : check the demo PTX, lower it to SASS, run directed tests
-#(.sts) on the golden reference model, then cosimulate the RTL blocks against it.
-set - euo pipefail
-#shellcheck source - path = SCRIPTDIR source = lib / setup.sh
-          source "$(dirname " $ {
-  BASH_SOURCE[0]
-}
-")/lib/setup.sh"
+#!/usr/bin/env bash
+# Build stu and show it at work: check the demo PTX, lower it to SASS, run directed tests
+# (.sts) on the golden reference model, then cosimulate the RTL blocks against it.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib/setup.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
-    EXAMPLE_DIR = examples / demo #every *.ptx here is checked LOWER_EXAMPLE =
-                      $EXAMPLE_DIR / store_tour.sm_100a.ptx #the file that is lowered
+EXAMPLE_DIR=examples/demo                 # every *.ptx here is checked
+LOWER_EXAMPLE=$EXAMPLE_DIR/store_tour.sm_100a.ptx  # the file that is lowered
 
-                                         stu_install_packages stu_build build -
-                      DCMAKE_BUILD_TYPE = Release
+stu_install_packages
+stu_build build -DCMAKE_BUILD_TYPE=Release
 
-    if[[!-x build / stu]]; then
+if [[ ! -x build/stu ]]; then
   echo "demo: build/stu was not built (tools/ has no sources yet)" >&2
   exit 1
 fi
