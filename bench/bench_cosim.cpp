@@ -40,6 +40,8 @@ BENCHMARK_CAPTURE(BM_Cosim, store_align, "store_align", 200000)->Unit(benchmark:
 BENCHMARK_CAPTURE(BM_Cosim, addr_resolve, "addr_resolve", 200000)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Cosim, mbarrier, "mbarrier", 200000)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Cosim, coalescer, "coalescer", 20000)->Unit(benchmark::kMillisecond);
+// The L2 slice: writes, their DRAM writes and flushes (64 sets x 4 ways, crowded sets).
+BENCHMARK_CAPTURE(BM_Cosim, l2_wslice, "l2_wslice", 20000)->Unit(benchmark::kMillisecond);
 // The top: one transaction is one warp store (through the `stu run --on rtl` model, against
 // golden::execute); the target is on its simulated cycles per second (>= 1 M).
 BENCHMARK_CAPTURE(BM_Cosim, store_unit, "store_unit", 4000)->Unit(benchmark::kMillisecond);

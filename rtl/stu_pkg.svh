@@ -101,6 +101,20 @@ package stu_pkg;
     MbarOpArriveExpectTx = 3'd4
   } mbar_op_e;
 
+  // golden::EvictClass (cache.h): a line's eviction class
+  typedef enum logic [1:0] {
+    EvictFirst = 2'd0,
+    EvictNormal = 2'd1,
+    EvictLast = 2'd2
+  } evict_class_e;
+
+  // golden::DramCause (cache.h): why bytes go to DRAM
+  typedef enum logic [1:0] {
+    DramEviction = 2'd0,
+    DramWriteThrough = 2'd1,
+    DramFlush = 2'd2
+  } dram_cause_e;
+
   // golden::MisalignMode (config.h): SASS ST's treatment of a misaligned address
   typedef enum logic [0:0] {
     MisalignForceAlign = 1'd0,
@@ -152,6 +166,41 @@ package stu_pkg;
     logic [0:0] unpacked;
     logic [1023:0] data;
   } tmem_write_t;
+
+  // one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class, allocation and mode (cache.h), or a flush (SectoredCache::flush; the other fields are ignored) (1222 bits).
+  typedef struct packed {
+    logic [0:0] flush;
+    logic [63:0] line;
+    logic [127:0] bytes;
+    evict_class_e cls;
+    logic [0:0] keep_cls;
+    logic [0:0] allocate;
+    logic [0:0] through;
+    logic [1023:0] data;
+  } l2_write_t;
+
+  // golden::CacheWriteResult of an L2 write (victim without its data, which leaves as a dram_write_t), or the end of a flush with the number of lines it wrote back (396 bits).
+  typedef struct packed {
+    logic [0:0] flush;
+    logic [0:0] hit;
+    logic [0:0] allocated;
+    logic [0:0] evicted;
+    logic [31:0] set_idx;
+    logic [5:0] way;
+    logic [31:0] flushed;
+    logic [63:0] victim_line;
+    evict_class_e victim_cls;
+    logic [127:0] victim_valid;
+    logic [127:0] victim_dirty;
+  } l2_result_t;
+
+  // golden::DramWrite (cache.h): bytes of one line written to DRAM (data 0 outside the mask) (1218 bits).
+  typedef struct packed {
+    logic [63:0] line;
+    logic [127:0] bytes;
+    dram_cause_e cause;
+    logic [1023:0] data;
+  } dram_write_t;
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "stu/golden/access.h"
+#include "stu/golden/cache.h"
 #include "stu/golden/config.h"
 #include "stu/golden/fault.h"
 #include "stu/golden/mbarrier.h"
@@ -88,6 +89,12 @@ std::vector<Enum> enums() {
   static_assert(int(golden::MbarOpKind::ArriveExpectTx) == 4, "the list below follows MbarOpKind");
   add("mbar_op", "golden::MbarOpKind (mbarrier.h)", "MbarOp",
       {"Init", "ExpectTx", "CompleteTx", "Arrive", "ArriveExpectTx"});
+  static_assert(int(golden::EvictClass::Last) == 2, "the list below follows EvictClass");
+  add("evict_class", "golden::EvictClass (cache.h): a line's eviction class", "Evict",
+      {"First", "Normal", "Last"});
+  static_assert(int(golden::DramCause::Flush) == 2, "the list below follows DramCause");
+  add("dram_cause", "golden::DramCause (cache.h): why bytes go to DRAM", "Dram",
+      {"Eviction", "WriteThrough", "Flush"});
   add("misalign", "golden::MisalignMode (config.h): SASS ST's treatment of a misaligned address",
       "Misalign", {"ForceAlign", "Fault"});
   return out;
@@ -132,6 +139,38 @@ std::vector<Struct> structs() {
         {"col_mask", 32, ""},
         {"unpacked", 1, ""},
         {"data", 32 * 32, ""}}},
+      {"l2_write",
+       "one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class, allocation "
+       "and mode (cache.h), or a flush (SectoredCache::flush; the other fields are ignored)",
+       {{"flush", 1, ""},
+        {"line", 64, ""},
+        {"bytes", kLineBytes, ""},
+        {"cls", 0, "evict_class"},
+        {"keep_cls", 1, ""},
+        {"allocate", 1, ""},
+        {"through", 1, ""},
+        {"data", kLineBytes * 8, ""}}},
+      {"l2_result",
+       "golden::CacheWriteResult of an L2 write (victim without its data, which leaves as a "
+       "dram_write_t), or the end of a flush with the number of lines it wrote back",
+       {{"flush", 1, ""},
+        {"hit", 1, ""},
+        {"allocated", 1, ""},
+        {"evicted", 1, ""},
+        {"set_idx", 32, ""},
+        {"way", clog2(golden::CacheGeometry::kMaxWays), ""},
+        {"flushed", 32, ""},
+        {"victim_line", 64, ""},
+        {"victim_cls", 0, "evict_class"},
+        {"victim_valid", kLineBytes, ""},
+        {"victim_dirty", kLineBytes, ""}}},
+      {"dram_write",
+       "golden::DramWrite (cache.h): bytes of one line written to DRAM (data 0 outside the "
+       "mask)",
+       {{"line", 64, ""},
+        {"bytes", kLineBytes, ""},
+        {"cause", 0, "dram_cause"},
+        {"data", kLineBytes * 8, ""}}},
   };
 }
 

@@ -17,6 +17,8 @@ const std::vector<BlockEntry>& blocks() {
        [](const CosimOptions& o) { return run_with_wave("mbarrier", o, cosim_mbarrier); }},
       {"coalescer", "stu_coalescer", "golden::coalesce", true,
        [](const CosimOptions& o) { return run_with_wave("coalescer", o, cosim_coalescer); }},
+      {"l2_wslice", "stu_l2_wslice", "golden::SectoredCache (write, flush) as an L2 slice", true,
+       [](const CosimOptions& o) { return run_with_wave("l2_wslice", o, cosim_l2_wslice); }},
       // The top, through the `stu run --on rtl` model, against the warp executor (one
       // transaction: one warp store; no waveform rerun: the model has no trace hook yet).
       {"store_unit", "stu_store_unit", "golden::execute / execute_sass", true, cosim_store_unit},
