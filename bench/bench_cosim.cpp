@@ -40,6 +40,8 @@ BENCHMARK_CAPTURE(BM_Cosim, store_align, "store_align", 200000)->Unit(benchmark:
 BENCHMARK_CAPTURE(BM_Cosim, addr_resolve, "addr_resolve", 200000)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Cosim, mbarrier, "mbarrier", 200000)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Cosim, coalescer, "coalescer", 20000)->Unit(benchmark::kMillisecond);
+// The L1 write path: events and the L2 writes leaving its buffer (16 sets x 4 ways, 4 entries).
+BENCHMARK_CAPTURE(BM_Cosim, l1_wpath, "l1_wpath", 20000)->Unit(benchmark::kMillisecond);
 // The L2 slice: writes, their DRAM writes and flushes (64 sets x 4 ways, crowded sets).
 BENCHMARK_CAPTURE(BM_Cosim, l2_wslice, "l2_wslice", 20000)->Unit(benchmark::kMillisecond);
 // The top: one transaction is one warp store (through the `stu run --on rtl` model, against

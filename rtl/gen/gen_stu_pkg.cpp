@@ -67,6 +67,10 @@ std::vector<Enum> enums() {
   add("isa_space", "isa::Space (isa/types.h): the state space a store names", "Space",
       {STU_SPACE_LIST(STU_PKG_NAME)});
   add("tmem_shape", "isa::TmemShape (isa/types.h)", "Shape", {STU_TMEM_SHAPE_LIST(STU_PKG_NAME)});
+  add("cache_op", "isa::CacheOp (isa/types.h): a store's cache operator", "Cop",
+      {STU_CACHEOP_LIST(STU_PKG_NAME)});
+  add("l1_evict", "isa::L1Evict (isa/types.h): a store's .L1:: eviction priority", "L1",
+      {STU_L1EVICT_LIST(STU_PKG_NAME)});
 #undef STU_PKG_NAME
   {
     std::vector<std::string> spaces;
@@ -164,6 +168,41 @@ std::vector<Struct> structs() {
         {"victim_cls", 0, "evict_class"},
         {"victim_valid", kLineBytes, ""},
         {"victim_dirty", kLineBytes, ""}}},
+      {"l1_req",
+       "one request to the L1 write path: a global golden::LineRequest's line, bytes and data "
+       "with the store's cache operator and .L1:: priority (CacheAttrs), its ordering "
+       "(Ordering: strong, mmio, release point) and its golden::L2StoreAction; or a drain of "
+       "the write buffer (MemoryHierarchy::drain; the other fields are ignored)",
+       {{"drain", 1, ""},
+        {"line", 64, ""},
+        {"bytes", kLineBytes, ""},
+        {"has_cop", 1, ""},
+        {"cop", 0, "cache_op"},
+        {"has_l1", 1, ""},
+        {"l1", 0, "l1_evict"},
+        {"is_strong", 1, ""},
+        {"is_mmio", 1, ""},
+        {"is_release", 1, ""},
+        {"l2_cls", 0, "evict_class"},
+        {"l2_keep_cls", 1, ""},
+        {"l2_allocate", 1, ""},
+        {"l2_through", 1, ""},
+        {"data", kLineBytes * 8, ""}}},
+      {"l1_event",
+       "golden::L1Event (cache.h): the L1 action decoded (l1_store_action), what the L1 did "
+       "and the write buffer's answer (WbPush); for a drain, drain and the entries drained",
+       {{"drain", 1, ""},
+        {"invalidate", 1, ""},
+        {"allocate", 1, ""},
+        {"cls", 0, "evict_class"},
+        {"keep_cls", 1, ""},
+        {"hit", 1, ""},
+        {"allocated", 1, ""},
+        {"invalidated", 1, ""},
+        {"evicted", 1, ""},
+        {"victim_line", 64, ""},
+        {"merged", 1, ""},
+        {"drained", 7, ""}}},
       {"dram_write",
        "golden::DramWrite (cache.h): bytes of one line written to DRAM (data 0 outside the "
        "mask)",

@@ -16,6 +16,7 @@ CosimResult cosim_mbarrier(const CosimOptions& o);
 CosimResult cosim_coalescer(const CosimOptions& o);
 CosimResult cosim_coalescer_broken(const CosimOptions& o);
 CosimResult cosim_store_unit(const CosimOptions& o);
+CosimResult cosim_l1_wpath(const CosimOptions& o);
 CosimResult cosim_l2_wslice(const CosimOptions& o);
 
 // Port widths of a Verilated model, for the static_asserts that tie them to the golden sizes.

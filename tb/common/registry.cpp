@@ -17,6 +17,10 @@ const std::vector<BlockEntry>& blocks() {
        [](const CosimOptions& o) { return run_with_wave("mbarrier", o, cosim_mbarrier); }},
       {"coalescer", "stu_coalescer", "golden::coalesce", true,
        [](const CosimOptions& o) { return run_with_wave("coalescer", o, cosim_coalescer); }},
+      {"l1_wpath", "stu_l1_wpath",
+       "golden::l1_store_action, SectoredCache as the L1, WriteBuffer "
+       "(MemoryHierarchy::store_line)",
+       true, [](const CosimOptions& o) { return run_with_wave("l1_wpath", o, cosim_l1_wpath); }},
       {"l2_wslice", "stu_l2_wslice", "golden::SectoredCache (write, flush) as an L2 slice", true,
        [](const CosimOptions& o) { return run_with_wave("l2_wslice", o, cosim_l2_wslice); }},
       // The top, through the `stu run --on rtl` model, against the warp executor (one
