@@ -41,6 +41,10 @@ BENCHMARK_CAPTURE(BM_Cosim, addr_resolve, "addr_resolve", 200000)->Unit(benchmar
 BENCHMARK_CAPTURE(BM_Cosim, mbarrier, "mbarrier", 200000)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Cosim, coalescer, "coalescer", 20000)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Cosim, tmem_wdp, "tmem_wdp", 5000)->Unit(benchmark::kMillisecond);
+// The L1 write path: events and the L2 writes leaving its buffer (16 sets x 4 ways, 4 entries).
+BENCHMARK_CAPTURE(BM_Cosim, l1_wpath, "l1_wpath", 20000)->Unit(benchmark::kMillisecond);
+// The L2 slice: writes, their DRAM writes and flushes (64 sets x 4 ways, crowded sets).
+BENCHMARK_CAPTURE(BM_Cosim, l2_wslice, "l2_wslice", 20000)->Unit(benchmark::kMillisecond);
 // The top: one transaction is one warp store (through the `stu run --on rtl` model, against
 // golden::execute); the target is on its simulated cycles per second (>= 1 M).
 BENCHMARK_CAPTURE(BM_Cosim, store_unit, "store_unit", 4000)->Unit(benchmark::kMillisecond);

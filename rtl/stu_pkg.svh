@@ -81,6 +81,23 @@ package stu_pkg;
     ShapeS16x32bx2 = 3'd4
   } tmem_shape_e;
 
+  // isa::CacheOp (isa/types.h): a store's cache operator
+  typedef enum logic [1:0] {
+    CopWb = 2'd0,
+    CopCg = 2'd1,
+    CopCs = 2'd2,
+    CopWt = 2'd3
+  } cache_op_e;
+
+  // isa::L1Evict (isa/types.h): a store's .L1:: eviction priority
+  typedef enum logic [2:0] {
+    L1EvictNormal = 3'd0,
+    L1EvictUnchanged = 3'd1,
+    L1EvictFirst = 3'd2,
+    L1EvictLast = 3'd3,
+    L1NoAllocate = 3'd4
+  } l1_evict_e;
+
   // golden::MemSpace (address.h): where a store lands
   typedef enum logic [2:0] {
     MemGlobal = 3'd0,
@@ -100,6 +117,20 @@ package stu_pkg;
     MbarOpArrive = 3'd3,
     MbarOpArriveExpectTx = 3'd4
   } mbar_op_e;
+
+  // golden::EvictClass (cache.h): a line's eviction class
+  typedef enum logic [1:0] {
+    EvictFirst = 2'd0,
+    EvictNormal = 2'd1,
+    EvictLast = 2'd2
+  } evict_class_e;
+
+  // golden::DramCause (cache.h): why bytes go to DRAM
+  typedef enum logic [1:0] {
+    DramEviction = 2'd0,
+    DramWriteThrough = 2'd1,
+    DramFlush = 2'd2
+  } dram_cause_e;
 
   // golden::MisalignMode (config.h): SASS ST's treatment of a misaligned address
   typedef enum logic [0:0] {
@@ -152,6 +183,76 @@ package stu_pkg;
     logic [0:0] unpacked;
     logic [1023:0] data;
   } tmem_write_t;
+
+  // one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class, allocation and mode (cache.h), or a flush (SectoredCache::flush; the other fields are ignored) (1222 bits).
+  typedef struct packed {
+    logic [0:0] flush;
+    logic [63:0] line;
+    logic [127:0] bytes;
+    evict_class_e cls;
+    logic [0:0] keep_cls;
+    logic [0:0] allocate;
+    logic [0:0] through;
+    logic [1023:0] data;
+  } l2_write_t;
+
+  // golden::CacheWriteResult of an L2 write (victim without its data, which leaves as a dram_write_t), or the end of a flush with the number of lines it wrote back (396 bits).
+  typedef struct packed {
+    logic [0:0] flush;
+    logic [0:0] hit;
+    logic [0:0] allocated;
+    logic [0:0] evicted;
+    logic [31:0] set_idx;
+    logic [5:0] way;
+    logic [31:0] flushed;
+    logic [63:0] victim_line;
+    evict_class_e victim_cls;
+    logic [127:0] victim_valid;
+    logic [127:0] victim_dirty;
+  } l2_result_t;
+
+  // one request to the L1 write path: a global golden::LineRequest's line, bytes and data with the store's cache operator and .L1:: priority (CacheAttrs), its ordering (Ordering: strong, mmio, release point) and its golden::L2StoreAction; or a drain of the write buffer (MemoryHierarchy::drain; the other fields are ignored) (1232 bits).
+  typedef struct packed {
+    logic [0:0] drain;
+    logic [63:0] line;
+    logic [127:0] bytes;
+    logic [0:0] has_cop;
+    cache_op_e cop;
+    logic [0:0] has_l1;
+    l1_evict_e l1;
+    logic [0:0] is_strong;
+    logic [0:0] is_mmio;
+    logic [0:0] is_release;
+    evict_class_e l2_cls;
+    logic [0:0] l2_keep_cls;
+    logic [0:0] l2_allocate;
+    logic [0:0] l2_through;
+    logic [1023:0] data;
+  } l1_req_t;
+
+  // golden::L1Event (cache.h): the L1 action decoded (l1_store_action), what the L1 did and the write buffer's answer (WbPush); for a drain, drain and the entries drained (82 bits).
+  typedef struct packed {
+    logic [0:0] drain;
+    logic [0:0] invalidate;
+    logic [0:0] allocate;
+    evict_class_e cls;
+    logic [0:0] keep_cls;
+    logic [0:0] hit;
+    logic [0:0] allocated;
+    logic [0:0] invalidated;
+    logic [0:0] evicted;
+    logic [63:0] victim_line;
+    logic [0:0] merged;
+    logic [6:0] drained;
+  } l1_event_t;
+
+  // golden::DramWrite (cache.h): bytes of one line written to DRAM (data 0 outside the mask) (1218 bits).
+  typedef struct packed {
+    logic [63:0] line;
+    logic [127:0] bytes;
+    dram_cause_e cause;
+    logic [1023:0] data;
+  } dram_write_t;
 
   /* verilator lint_on UNUSEDPARAM */
 

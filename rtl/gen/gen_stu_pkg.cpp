@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "stu/golden/access.h"
+#include "stu/golden/cache.h"
 #include "stu/golden/config.h"
 #include "stu/golden/fault.h"
 #include "stu/golden/mbarrier.h"
@@ -66,6 +67,10 @@ std::vector<Enum> enums() {
   add("isa_space", "isa::Space (isa/types.h): the state space a store names", "Space",
       {STU_SPACE_LIST(STU_PKG_NAME)});
   add("tmem_shape", "isa::TmemShape (isa/types.h)", "Shape", {STU_TMEM_SHAPE_LIST(STU_PKG_NAME)});
+  add("cache_op", "isa::CacheOp (isa/types.h): a store's cache operator", "Cop",
+      {STU_CACHEOP_LIST(STU_PKG_NAME)});
+  add("l1_evict", "isa::L1Evict (isa/types.h): a store's .L1:: eviction priority", "L1",
+      {STU_L1EVICT_LIST(STU_PKG_NAME)});
 #undef STU_PKG_NAME
   {
     std::vector<std::string> spaces;
@@ -88,6 +93,12 @@ std::vector<Enum> enums() {
   static_assert(int(golden::MbarOpKind::ArriveExpectTx) == 4, "the list below follows MbarOpKind");
   add("mbar_op", "golden::MbarOpKind (mbarrier.h)", "MbarOp",
       {"Init", "ExpectTx", "CompleteTx", "Arrive", "ArriveExpectTx"});
+  static_assert(int(golden::EvictClass::Last) == 2, "the list below follows EvictClass");
+  add("evict_class", "golden::EvictClass (cache.h): a line's eviction class", "Evict",
+      {"First", "Normal", "Last"});
+  static_assert(int(golden::DramCause::Flush) == 2, "the list below follows DramCause");
+  add("dram_cause", "golden::DramCause (cache.h): why bytes go to DRAM", "Dram",
+      {"Eviction", "WriteThrough", "Flush"});
   add("misalign", "golden::MisalignMode (config.h): SASS ST's treatment of a misaligned address",
       "Misalign", {"ForceAlign", "Fault"});
   return out;
@@ -132,6 +143,73 @@ std::vector<Struct> structs() {
         {"col_mask", 32, ""},
         {"unpacked", 1, ""},
         {"data", 32 * 32, ""}}},
+      {"l2_write",
+       "one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class, allocation "
+       "and mode (cache.h), or a flush (SectoredCache::flush; the other fields are ignored)",
+       {{"flush", 1, ""},
+        {"line", 64, ""},
+        {"bytes", kLineBytes, ""},
+        {"cls", 0, "evict_class"},
+        {"keep_cls", 1, ""},
+        {"allocate", 1, ""},
+        {"through", 1, ""},
+        {"data", kLineBytes * 8, ""}}},
+      {"l2_result",
+       "golden::CacheWriteResult of an L2 write (victim without its data, which leaves as a "
+       "dram_write_t), or the end of a flush with the number of lines it wrote back",
+       {{"flush", 1, ""},
+        {"hit", 1, ""},
+        {"allocated", 1, ""},
+        {"evicted", 1, ""},
+        {"set_idx", 32, ""},
+        {"way", clog2(golden::CacheGeometry::kMaxWays), ""},
+        {"flushed", 32, ""},
+        {"victim_line", 64, ""},
+        {"victim_cls", 0, "evict_class"},
+        {"victim_valid", kLineBytes, ""},
+        {"victim_dirty", kLineBytes, ""}}},
+      {"l1_req",
+       "one request to the L1 write path: a global golden::LineRequest's line, bytes and data "
+       "with the store's cache operator and .L1:: priority (CacheAttrs), its ordering "
+       "(Ordering: strong, mmio, release point) and its golden::L2StoreAction; or a drain of "
+       "the write buffer (MemoryHierarchy::drain; the other fields are ignored)",
+       {{"drain", 1, ""},
+        {"line", 64, ""},
+        {"bytes", kLineBytes, ""},
+        {"has_cop", 1, ""},
+        {"cop", 0, "cache_op"},
+        {"has_l1", 1, ""},
+        {"l1", 0, "l1_evict"},
+        {"is_strong", 1, ""},
+        {"is_mmio", 1, ""},
+        {"is_release", 1, ""},
+        {"l2_cls", 0, "evict_class"},
+        {"l2_keep_cls", 1, ""},
+        {"l2_allocate", 1, ""},
+        {"l2_through", 1, ""},
+        {"data", kLineBytes * 8, ""}}},
+      {"l1_event",
+       "golden::L1Event (cache.h): the L1 action decoded (l1_store_action), what the L1 did "
+       "and the write buffer's answer (WbPush); for a drain, drain and the entries drained",
+       {{"drain", 1, ""},
+        {"invalidate", 1, ""},
+        {"allocate", 1, ""},
+        {"cls", 0, "evict_class"},
+        {"keep_cls", 1, ""},
+        {"hit", 1, ""},
+        {"allocated", 1, ""},
+        {"invalidated", 1, ""},
+        {"evicted", 1, ""},
+        {"victim_line", 64, ""},
+        {"merged", 1, ""},
+        {"drained", 7, ""}}},
+      {"dram_write",
+       "golden::DramWrite (cache.h): bytes of one line written to DRAM (data 0 outside the "
+       "mask)",
+       {{"line", 64, ""},
+        {"bytes", kLineBytes, ""},
+        {"cause", 0, "dram_cause"},
+        {"data", kLineBytes * 8, ""}}},
   };
 }
 

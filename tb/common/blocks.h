@@ -17,6 +17,8 @@ CosimResult cosim_coalescer(const CosimOptions& o);
 CosimResult cosim_coalescer_broken(const CosimOptions& o);
 CosimResult cosim_tmem_wdp(const CosimOptions& o);
 CosimResult cosim_store_unit(const CosimOptions& o);
+CosimResult cosim_l1_wpath(const CosimOptions& o);
+CosimResult cosim_l2_wslice(const CosimOptions& o);
 
 // Port widths of a Verilated model, for the static_asserts that tie them to the golden sizes.
 template <typename T>

@@ -19,6 +19,12 @@ const std::vector<BlockEntry>& blocks() {
        [](const CosimOptions& o) { return run_with_wave("coalescer", o, cosim_coalescer); }},
       {"tmem_wdp", "stu_tmem_wdp", "golden::tmem_write", true,
        [](const CosimOptions& o) { return run_with_wave("tmem_wdp", o, cosim_tmem_wdp); }},
+      {"l1_wpath", "stu_l1_wpath",
+       "golden::l1_store_action, SectoredCache as the L1, WriteBuffer "
+       "(MemoryHierarchy::store_line)",
+       true, [](const CosimOptions& o) { return run_with_wave("l1_wpath", o, cosim_l1_wpath); }},
+      {"l2_wslice", "stu_l2_wslice", "golden::SectoredCache (write, flush) as an L2 slice", true,
+       [](const CosimOptions& o) { return run_with_wave("l2_wslice", o, cosim_l2_wslice); }},
       // The top, through the `stu run --on rtl` model, against the warp executor (one
       // transaction: one warp store).
       {"store_unit", "stu_store_unit", "golden::execute / execute_sass", true,

@@ -1,0 +1,377 @@
+// L2 write slice: one sectored write-back L2 slice (128-byte lines of four 32-byte sectors,
+// Sets x Ways, both powers of two) with per-byte valid and dirty masks, the line data, an
+// eviction class and a write stamp per line, and the DRAM write port behind it.
+//
+// A request (stu_pkg::l2_write_t) is either a write of one line's bytes, with the class,
+// allocation and mode golden::l2_store_action gives, or a flush.
+//   write  set = line[7 +: log2(Sets)]. Hit: valid |= bytes; Back: dirty |= bytes, Through:
+//          dirty &= ~bytes; the class is set (kept when keep_cls); the stamp renewed. Miss with
+//          allocate: the lowest free way of the set, else the line of the lowest class
+//          (First < Normal < Last) and, within it, the oldest stamp; write-validate (only the
+//          written bytes are valid, no fill); class Normal when keep_cls. Miss without
+//          allocate: nothing changes. Every write that hits or allocates takes the next stamp.
+//          Out, in order: the result (l2_result_t); the victim's dirty bytes to DRAM (cause
+//          Eviction) when it had any; the written bytes to DRAM (cause WriteThrough) when the
+//          mode is Through (hit or miss).
+//   flush  every present line with dirty bytes, ascending set then way, goes to DRAM (cause
+//          Flush) and is made clean (it stays valid); then a result with flush and the count.
+// Reference: golden::SectoredCache::write / flush and MemoryHierarchy's DRAM writes (cache.h).
+//
+// Microarchitecture: the tag/class/stamp/mask/data arrays are looked up combinationally from
+// the request and written at the edge that accepts it (the victim is read out at the same
+// edge). The outputs are registers, presented one at a time, result then DRAM writes, so the
+// result port and the DRAM port are never valid together. A flush scans one way per cycle.
+// Latency 1 cycle to the result; throughput 1 write per cycle when it sends nothing to DRAM
+// (the next request is taken in the cycle the result leaves), plus 1 cycle per DRAM write; a
+// flush takes Sets*Ways cycles plus 1 per dirty line.
+`include "stu_pkg.svh"
+
+module stu_l2_wslice
+  import stu_pkg::*;
+#(
+  parameter int unsigned Sets = 64,  // power of two
+  parameter int unsigned Ways = 4    // power of two, at most 64
+) (
+  input  logic        clk_i,
+  /* verilator lint_off SYNCASYNCNET */  // asynchronous reset; the assertions' disable iff
+  input  logic        rst_ni,
+  /* verilator lint_on SYNCASYNCNET */
+  // Requests in.
+  input  logic        req_valid_i,
+  output logic        req_ready_o,
+  input  l2_write_t   req_i,
+  // Results out (one per request).
+  output logic        res_valid_o,
+  input  logic        res_ready_i,
+  output l2_result_t  res_o,
+  // DRAM writes out.
+  output logic        dram_valid_o,
+  input  logic        dram_ready_i,
+  output dram_write_t dram_o
+);
+
+  localparam int unsigned Lines   = Sets * Ways;
+  localparam int unsigned SetBits = Sets > 1 ? $clog2(Sets) : 1;
+  localparam int unsigned WayBits = Ways > 1 ? $clog2(Ways) : 1;
+  localparam int unsigned IdxBits = Lines > 1 ? $clog2(Lines) : 1;
+  localparam int unsigned LineNumBits = 64 - $clog2(LineBytes);  // line address >> 7
+  localparam int unsigned StampBits = 32;
+
+  typedef logic [LineBytes-1:0]   mask_t;
+  typedef logic [LineBytes*8-1:0] data_t;
+
+  // Bytes to bits.
+  function automatic data_t expand(mask_t m);
+    data_t d;
+    for (int unsigned b = 0; b < LineBytes; b++) d[b*8 +: 8] = {8{m[b]}};
+    return d;
+  endfunction
+
+  ////////////
+  // Arrays //
+  ////////////
+
+  logic       [Lines-1:0]       present_q;  // reset: every way free
+  logic       [LineNumBits-1:0] tag_q   [Lines];
+  evict_class_e                 cls_q   [Lines];
+  logic       [StampBits-1:0]   stamp_q [Lines];
+  mask_t                        valid_q [Lines];
+  mask_t                        dirty_q [Lines];
+  data_t                        data_q  [Lines];
+  logic       [StampBits-1:0]   counter_q, counter_d;
+
+  /////////////
+  // Control //
+  /////////////
+
+  typedef enum logic [2:0] {
+    StIdle,   // ready for a request
+    StRes,    // result presented
+    StVict,   // victim's dirty bytes presented to DRAM
+    StThru,   // written bytes presented to DRAM (write-through)
+    StScan,   // flush: looking at way scan_q
+    StFlush   // flush: a dirty line presented to DRAM
+  } state_e;
+
+  state_e           state_q, state_d;
+  logic             vict_pend_q, vict_pend_d;  // after the result: victim to DRAM
+  logic             thru_pend_q, thru_pend_d;  // then: write-through to DRAM
+  l2_result_t       res_q, res_d;
+  dram_write_t      vict_q, vict_d;            // victim or flushed line
+  dram_write_t      thru_q, thru_d;
+  logic [IdxBits-1:0] scan_q, scan_d;
+  logic [31:0]        flushed_q, flushed_d;
+
+  // The request can be taken when nothing else is to be presented after this cycle.
+  always_comb begin
+    unique case (state_q)
+      StIdle:  req_ready_o = 1'b1;
+      StRes:   req_ready_o = res_ready_i && !vict_pend_q && !thru_pend_q;
+      StVict:  req_ready_o = dram_ready_i && !thru_pend_q;
+      StThru:  req_ready_o = dram_ready_i;
+      default: req_ready_o = 1'b0;
+    endcase
+  end
+
+  logic take;
+  assign take = req_valid_i && req_ready_o;
+
+  ////////////
+  // Lookup //
+  ////////////
+
+  logic [SetBits-1:0]     set;
+  logic [LineNumBits-1:0] line_num;
+  logic [Ways-1:0]        hit_way;
+  logic                   hit;
+  logic [WayBits-1:0]     way_hit, way_vict, way;
+  logic [IdxBits-1:0]     idx;
+  // Replacement key of each way: 0 when free, else {1, class, stamp} (golden's
+  // (class + 1) << 56 | stamp orders the same way).
+  logic [StampBits+2:0]   key [Ways];
+  logic [StampBits+2:0]   best_key;
+
+  always_comb begin
+    line_num = req_i.line[63:$clog2(LineBytes)];
+    set      = Sets > 1 ? SetBits'(line_num) : '0;
+    hit_way  = '0;
+    way_hit  = '0;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if (present_q[{set, WayBits'(w)}] && tag_q[{set, WayBits'(w)}] == line_num) begin
+        hit_way[w] = 1'b1;
+        way_hit    = WayBits'(w);
+      end
+    end
+    hit = |hit_way;
+    // Victim: smallest key, lowest way on ties (only free ways tie).
+    way_vict = '0;
+    best_key = '1;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      key[w] = present_q[{set, WayBits'(w)}]
+             ? {1'b1, cls_q[{set, WayBits'(w)}], stamp_q[{set, WayBits'(w)}]} : '0;
+      if (w == 0 || key[w] < best_key) begin
+        best_key = key[w];
+        way_vict = WayBits'(w);
+      end
+    end
+    way = hit ? way_hit : way_vict;
+    idx = {set, way};
+  end
+
+  ///////////////////////
+  // Write and results //
+  ///////////////////////
+
+  logic         write, alloc, evict;
+  data_t        bits_req, line_data;
+  mask_t        line_valid, line_dirty;
+  evict_class_e line_cls;
+  // Array writes: a whole way (write) or the dirty mask of the scanned way (flush).
+  logic         line_we, clean_we;
+
+  always_comb begin
+    write      = take && !req_i.flush;
+    alloc      = write && !hit && req_i.allocate;
+    evict      = alloc && present_q[idx];
+    bits_req   = expand(req_i.bytes);
+    line_valid = req_i.bytes;
+    line_dirty = req_i.through ? '0 : req_i.bytes;
+    line_data  = req_i.data & bits_req;
+    line_cls   = req_i.keep_cls ? EvictNormal : req_i.cls;
+    if (hit) begin
+      line_valid = valid_q[idx] | req_i.bytes;
+      line_dirty = req_i.through ? dirty_q[idx] & ~req_i.bytes : dirty_q[idx] | req_i.bytes;
+      line_data  = (data_q[idx] & ~bits_req) | line_data;
+      line_cls   = req_i.keep_cls ? cls_q[idx] : req_i.cls;
+    end
+    line_we  = write && (hit || alloc);
+    clean_we = state_q == StScan && present_q[scan_q] && |dirty_q[scan_q];
+
+    state_d     = state_q;
+    vict_pend_d = vict_pend_q;
+    thru_pend_d = thru_pend_q;
+    res_d       = res_q;
+    vict_d      = vict_q;
+    thru_d      = thru_q;
+    scan_d      = scan_q;
+    flushed_d   = flushed_q;
+    counter_d   = line_we ? counter_q + StampBits'(1) : counter_q;
+
+    // The presented transaction leaves.
+    unique case (state_q)
+      StRes: if (res_ready_i) begin
+        state_d = vict_pend_q ? StVict : thru_pend_q ? StThru : StIdle;
+      end
+      StVict: if (dram_ready_i) begin
+        vict_pend_d = 1'b0;
+        state_d     = thru_pend_q ? StThru : StIdle;
+      end
+      StThru: if (dram_ready_i) begin
+        thru_pend_d = 1'b0;
+        state_d     = StIdle;
+      end
+      StScan: begin
+        if (clean_we) begin
+          vict_d.line  = {tag_q[scan_q], 7'd0};
+          vict_d.bytes = dirty_q[scan_q];
+          vict_d.cause = DramFlush;
+          vict_d.data  = data_q[scan_q] & expand(dirty_q[scan_q]);
+          flushed_d    = flushed_q + 32'd1;
+          state_d      = StFlush;
+        end else if (scan_q == IdxBits'(Lines - 1)) begin
+          state_d = StRes;
+        end else begin
+          scan_d = scan_q + IdxBits'(1);
+        end
+      end
+      StFlush: if (dram_ready_i) begin
+        if (scan_q == IdxBits'(Lines - 1)) begin
+          state_d = StRes;
+        end else begin
+          scan_d  = scan_q + IdxBits'(1);
+          state_d = StScan;
+        end
+      end
+      default: ;
+    endcase
+    // The flush's result once its last way is done.
+    if ((state_q == StScan && !clean_we && scan_q == IdxBits'(Lines - 1)) ||
+        (state_q == StFlush && dram_ready_i && scan_q == IdxBits'(Lines - 1))) begin
+      res_d         = '0;
+      res_d.flush   = 1'b1;
+      res_d.flushed = flushed_d;
+      res_d.victim_cls = EvictNormal;
+    end
+
+    // A request is taken.
+    if (take && req_i.flush) begin
+      scan_d    = '0;
+      flushed_d = '0;
+      state_d   = StScan;
+    end else if (write) begin
+      res_d              = '0;
+      res_d.hit          = hit;
+      res_d.allocated    = alloc;
+      res_d.evicted      = evict;
+      res_d.set_idx      = 32'(set);
+      res_d.way          = (hit || alloc) ? 6'(way) : '0;
+      res_d.victim_cls   = EvictNormal;
+      if (evict) begin
+        res_d.victim_line  = {tag_q[idx], 7'd0};
+        res_d.victim_cls   = cls_q[idx];
+        res_d.victim_valid = valid_q[idx];
+        res_d.victim_dirty = dirty_q[idx];
+      end
+      vict_pend_d  = evict && |dirty_q[idx];
+      vict_d.line  = {tag_q[idx], 7'd0};
+      vict_d.bytes = dirty_q[idx];
+      vict_d.cause = DramEviction;
+      vict_d.data  = data_q[idx] & expand(dirty_q[idx]);
+      thru_pend_d  = req_i.through;
+      thru_d.line  = {line_num, 7'd0};
+      thru_d.bytes = req_i.bytes;
+      thru_d.cause = DramWriteThrough;
+      thru_d.data  = req_i.data & bits_req;
+      state_d      = StRes;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q     <= StIdle;
+      vict_pend_q <= 1'b0;
+      thru_pend_q <= 1'b0;
+      counter_q   <= '0;
+      present_q   <= '0;
+      scan_q      <= '0;
+      flushed_q   <= '0;
+    end else begin
+      state_q     <= state_d;
+      vict_pend_q <= vict_pend_d;
+      thru_pend_q <= thru_pend_d;
+      counter_q   <= counter_d;
+      scan_q      <= scan_d;
+      flushed_q   <= flushed_d;
+      if (line_we) present_q[idx] <= 1'b1;
+    end
+  end
+
+  // Output registers (loaded with enables: they are wide).
+  always_ff @(posedge clk_i) begin
+    if (take || state_q == StScan || state_q == StFlush) begin
+      res_q  <= res_d;
+      vict_q <= vict_d;
+      thru_q <= thru_d;
+    end
+  end
+
+  // The arrays, written with enables.
+  always_ff @(posedge clk_i) begin
+    if (line_we) begin
+      tag_q[idx]   <= line_num;
+      cls_q[idx]   <= line_cls;
+      stamp_q[idx] <= counter_d;
+      valid_q[idx] <= line_valid;
+      dirty_q[idx] <= line_dirty;
+      data_q[idx]  <= line_data;
+    end
+    if (clean_we) dirty_q[scan_q] <= '0;
+  end
+
+  assign res_valid_o  = state_q == StRes;
+  assign res_o        = res_q;
+  assign dram_valid_o = state_q == StVict || state_q == StThru || state_q == StFlush;
+  assign dram_o       = state_q == StThru ? thru_q : vict_q;
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+`ifndef SYNTHESIS
+  // Immediate assertions at the clock edge: Verilator 5.006 cannot $sample a signal wider than
+  // 64 bits in a concurrent assertion.
+  logic        res_stalled_q, dram_stalled_q;
+  l2_result_t  res_prev_q;
+  dram_write_t dram_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      res_stalled_q  <= 1'b0;
+      dram_stalled_q <= 1'b0;
+    end else begin
+      res_stalled_q  <= res_valid_o && !res_ready_i;
+      dram_stalled_q <= dram_valid_o && !dram_ready_i;
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    res_prev_q  <= res_o;
+    dram_prev_q <= dram_o;
+    if (rst_ni && req_valid_i && !req_i.flush) begin
+      // A line is in at most one way of its set.
+      OneWay_A: assert ($onehot0(hit_way))
+        else $error("stu_l2_wslice: line %0h present in ways %b", req_i.line, hit_way);
+      KnownClass_A: assert (req_i.keep_cls || req_i.cls inside {EvictFirst, EvictNormal, EvictLast})
+        else $error("stu_l2_wslice: unknown eviction class %0d", req_i.cls);
+    end
+    if (rst_ni) begin
+      // One output at a time: the result, then the DRAM writes, in order.
+      OneOut_A: assert (!(res_valid_o && dram_valid_o))
+        else $error("stu_l2_wslice: result and DRAM write valid together");
+      // A DRAM write always writes a byte.
+      DramNotEmpty_A: assert (!dram_valid_o || |dram_o.bytes)
+        else $error("stu_l2_wslice: empty DRAM write");
+    end
+  end
+  // The outputs hold while they wait.
+  always_comb begin
+    if (rst_ni && res_stalled_q) begin
+      ResStable_A: assert (res_valid_o && res_o == res_prev_q)
+        else $error("stu_l2_wslice: result changed while stalled");
+    end
+    if (rst_ni && dram_stalled_q) begin
+      DramStable_A: assert (dram_valid_o && dram_o == dram_prev_q)
+        else $error("stu_l2_wslice: DRAM write changed while stalled");
+    end
+  end
+`endif
+
+endmodule
