@@ -11,7 +11,7 @@
 //          golden::SectoredCache::write in write-through mode: a hit takes the class (unless
 //          kept) and the next stamp; a miss that allocates takes the lowest free way, else the
 //          way of lowest class, then oldest stamp (a victim is never dirty: write-through).
-//   buffer golden::WriteBuffer of WbEntries lines: a release first drains every entry; a weak
+//   buffer golden::WriteBuffer of cfg_wb_entries_i lines: a release first drains every entry; a weak
 //          (not strong, not mmio) request merges into the youngest entry of its line when that
 //          entry is weak with the same L2 action; otherwise, when full, the oldest entry leaves;
 //          then the request is appended.
@@ -21,6 +21,13 @@
 // Reference: MemoryHierarchy::store_line / drain's L1Events and the write buffer entries they
 // send to the L2 (golden cache.h). The L1 keeps tags, classes and stamps only: it is write-
 // through, so its byte masks and data never leave it on this path.
+//
+// Geometry: the parameters are the maxima (the arrays' sizes); the configuration inputs give
+// the sets, ways and buffer entries in use (set = line[7 +: log2(Sets)] & cfg_set_mask_i; only
+// ways below cfg_ways_i are looked up or replaced; the buffer is full at cfg_wb_entries_i), so
+// one model serves every geometry up to the maxima.
+// Debug read: dbg_line_i looked up combinationally (as SectoredCache::lookup: hit, set, way,
+// valid bytes, dirty bytes, class) and the buffer's occupancy, for the RTL .sts model.
 //
 // Microarchitecture: the tags are looked up combinationally from the request and written at the
 // edge that accepts it; the buffer is a ring (head, count) whose merge or append also happens at
@@ -33,6 +40,7 @@
 module stu_l1_wpath
   import stu_pkg::*;
 #(
+  // The maxima; the geometry in use is the configuration inputs'.
   parameter int unsigned Sets      = 16,  // power of two, at least 2
   parameter int unsigned Ways      = 4,   // power of two, at least 2, at most 64
   parameter int unsigned WbEntries = 4    // power of two, 2..64
@@ -41,6 +49,24 @@ module stu_l1_wpath
   /* verilator lint_off SYNCASYNCNET */  // asynchronous reset; the assertions' disable iff
   input  logic       rst_ni,
   /* verilator lint_on SYNCASYNCNET */
+  // Configuration (static: change it only in reset): the sets in use minus 1 (sets a power
+  // of two, 1..Sets), the ways in use (a power of two, 1..Ways), the buffer entries (1..WbEntries).
+  input  logic [$clog2(Sets)-1:0]    cfg_set_mask_i,
+  input  logic [$clog2(Ways):0]      cfg_ways_i,
+  input  logic [$clog2(WbEntries):0] cfg_wb_entries_i,
+  // Debug read (a backdoor, combinational): the L1 line of dbg_line_i as
+  // golden::SectoredCache::lookup reports it for the write-through L1 (dirty is always 0);
+  // the write buffer's occupancy.
+  /* verilator lint_off UNUSEDSIGNAL */  // the offset in the line is ignored
+  input  logic [63:0]  dbg_line_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic         dbg_hit_o,
+  output logic [31:0]  dbg_set_o,
+  output logic [7:0]   dbg_way_o,
+  output logic [127:0] dbg_valid_o,
+  output logic [127:0] dbg_dirty_o,
+  output evict_class_e dbg_cls_o,
+  output logic [7:0]   dbg_wb_count_o,
   // Requests in.
   input  logic       req_valid_i,
   output logic       req_ready_o,
@@ -118,6 +144,7 @@ module stu_l1_wpath
 
   logic [Lines-1:0]       present_q;
   logic [LineNumBits-1:0] tag_q   [Lines];
+  mask_t                  valid_q [Lines];  // bytes written (the debug read's valid mask)
   evict_class_e           cls_q   [Lines];
   logic [StampBits-1:0]   stamp_q [Lines];
   logic [StampBits-1:0]   counter_q, counter_d;
@@ -133,23 +160,24 @@ module stu_l1_wpath
 
   always_comb begin
     line_num = req_i.line[63:$clog2(LineBytes)];
-    set      = SetBits'(line_num);
+    set      = SetBits'(line_num) & cfg_set_mask_i;
     hit_way  = '0;
     way_hit  = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
-      if (present_q[{set, WayBits'(w)}] && tag_q[{set, WayBits'(w)}] == line_num) begin
+      if ((WayBits+1)'(w) < cfg_ways_i && present_q[{set, WayBits'(w)}] && tag_q[{set, WayBits'(w)}] == line_num) begin
         hit_way[w] = 1'b1;
         way_hit    = WayBits'(w);
       end
     end
     hit = |hit_way;
-    // Victim: 0 for a free way, else {1, class, stamp}; smallest, lowest way on ties.
+    // Victim: 0 for a free way, else {1, class, stamp}; smallest, lowest way on ties; only
+    // the ways in use.
     way_vict = '0;
     best_key = '1;
     for (int unsigned w = 0; w < Ways; w++) begin
       key[w] = present_q[{set, WayBits'(w)}]
              ? {1'b1, cls_q[{set, WayBits'(w)}], stamp_q[{set, WayBits'(w)}]} : '0;
-      if (w == 0 || key[w] < best_key) begin
+      if ((WayBits+1)'(w) < cfg_ways_i && (w == 0 || key[w] < best_key)) begin
         best_key = key[w];
         way_vict = WayBits'(w);
       end
@@ -226,7 +254,7 @@ module stu_l1_wpath
               wb_act_q[young] == req_act;
     drained = '0;
     if (take && (req_i.drain || req_i.is_release)) drained = count_q;
-    else if (store && !merge && count_q == (PtrBits+1)'(WbEntries)) drained = (PtrBits+1)'(1);
+    else if (store && !merge && count_q >= cfg_wb_entries_i) drained = (PtrBits+1)'(1);
     append_now = store && !merge && drained == '0;
     l1_inv     = store && act_inv && hit;
     l1_we      = store && !act_inv && (hit || act_alloc);
@@ -305,6 +333,7 @@ module stu_l1_wpath
   always_ff @(posedge clk_i) begin
     if (l1_we) begin
       tag_q[idx]   <= line_num;
+      valid_q[idx] <= hit ? valid_q[idx] | req_i.bytes : req_i.bytes;
       cls_q[idx]   <= act_keep ? (hit ? cls_q[idx] : EvictNormal) : act_cls;
       stamp_q[idx] <= counter_d;
     end
@@ -340,6 +369,33 @@ module stu_l1_wpath
       wb_weak_q[tail]  <= pend_weak_q;
     end
   end
+
+  ////////////////
+  // Debug read //
+  ////////////////
+
+  logic [LineNumBits-1:0] dbg_num;
+  logic [SetBits-1:0]     dbg_set;
+  logic [WayBits-1:0]     dbg_way;
+  always_comb begin
+    dbg_num   = dbg_line_i[63:$clog2(LineBytes)];
+    dbg_set   = SetBits'(dbg_num) & cfg_set_mask_i;
+    dbg_hit_o = 1'b0;
+    dbg_way   = '0;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if ((WayBits+1)'(w) < cfg_ways_i && present_q[{dbg_set, WayBits'(w)}] &&
+          tag_q[{dbg_set, WayBits'(w)}] == dbg_num) begin
+        dbg_hit_o = 1'b1;
+        dbg_way   = WayBits'(w);
+      end
+    end
+    dbg_set_o   = 32'(dbg_set);
+    dbg_way_o   = dbg_hit_o ? 8'(dbg_way) : '0;
+    dbg_valid_o = dbg_hit_o ? valid_q[{dbg_set, dbg_way}] : '0;
+    dbg_dirty_o = '0;  // write-through: the L1 never holds dirty bytes
+    dbg_cls_o   = dbg_hit_o ? cls_q[{dbg_set, dbg_way}] : EvictNormal;
+  end
+  assign dbg_wb_count_o = 8'(count_q);
 
   assign ev_valid_o = state_q == StEv;
   assign ev_o       = ev_q;
@@ -377,7 +433,7 @@ module stu_l1_wpath
     if (rst_ni) begin
       OneOut_A: assert (!(ev_valid_o && l2_valid_o))
         else $error("stu_l1_wpath: event and L2 write valid together");
-      CountInRange_A: assert (count_q <= (PtrBits+1)'(WbEntries))
+      CountInRange_A: assert (count_q <= cfg_wb_entries_i && count_q <= (PtrBits+1)'(WbEntries))
         else $error("stu_l1_wpath: write buffer count %0d", count_q);
       if (req_valid_i && !req_i.drain) begin
         OneWay_A: assert ($onehot0(hit_way))

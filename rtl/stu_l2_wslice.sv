@@ -15,6 +15,11 @@
 //          mode is Through (hit or miss).
 //   flush  every present line with dirty bytes, ascending set then way, goes to DRAM (cause
 //          Flush) and is made clean (it stays valid); then a result with flush and the count.
+// Geometry: the parameters are the maxima (the arrays' sizes); the configuration inputs give the
+// sets and ways in use (set = line[7 +: log2(Sets)] & cfg_set_mask_i; only ways below cfg_ways_i
+// are looked up, replaced or flushed), so one model serves every geometry up to the maxima.
+// Debug read: dbg_line_i looked up combinationally (as SectoredCache::lookup: hit, set, way,
+// valid bytes, dirty bytes, class), for the RTL .sts model.
 // Reference: golden::SectoredCache::write / flush and MemoryHierarchy's DRAM writes (cache.h).
 //
 // Microarchitecture: the tag/class/stamp/mask/data arrays are looked up combinationally from
@@ -23,19 +28,35 @@
 // result port and the DRAM port are never valid together. A flush scans one way per cycle.
 // Latency 1 cycle to the result; throughput 1 write per cycle when it sends nothing to DRAM
 // (the next request is taken in the cycle the result leaves), plus 1 cycle per DRAM write; a
-// flush takes Sets*Ways cycles plus 1 per dirty line.
+// flush takes (sets in use) * (ways in use) cycles plus 1 per dirty line.
 `include "stu_pkg.svh"
 
 module stu_l2_wslice
   import stu_pkg::*;
 #(
-  parameter int unsigned Sets = 64,  // power of two
-  parameter int unsigned Ways = 4    // power of two, at most 64
+  // The maxima; the geometry in use is the configuration inputs'.
+  parameter int unsigned Sets = 64,  // power of two, at least 2
+  parameter int unsigned Ways = 4    // power of two, at least 2, at most 64
 ) (
   input  logic        clk_i,
   /* verilator lint_off SYNCASYNCNET */  // asynchronous reset; the assertions' disable iff
   input  logic        rst_ni,
   /* verilator lint_on SYNCASYNCNET */
+  // Configuration (static: change it only in reset): the sets in use minus 1 (sets a power
+  // of two, 1..Sets) and the ways in use (a power of two, 1..Ways).
+  input  logic [$clog2(Sets)-1:0] cfg_set_mask_i,
+  input  logic [$clog2(Ways):0]   cfg_ways_i,
+  // Debug read (a backdoor, combinational): the line of dbg_line_i as
+  // golden::SectoredCache::lookup reports it.
+  /* verilator lint_off UNUSEDSIGNAL */  // the offset in the line is ignored
+  input  logic [63:0]  dbg_line_i,
+  /* verilator lint_on UNUSEDSIGNAL */
+  output logic         dbg_hit_o,
+  output logic [31:0]  dbg_set_o,
+  output logic [7:0]   dbg_way_o,
+  output logic [127:0] dbg_valid_o,
+  output logic [127:0] dbg_dirty_o,
+  output evict_class_e dbg_cls_o,
   // Requests in.
   input  logic        req_valid_i,
   output logic        req_ready_o,
@@ -51,9 +72,9 @@ module stu_l2_wslice
 );
 
   localparam int unsigned Lines   = Sets * Ways;
-  localparam int unsigned SetBits = Sets > 1 ? $clog2(Sets) : 1;
-  localparam int unsigned WayBits = Ways > 1 ? $clog2(Ways) : 1;
-  localparam int unsigned IdxBits = Lines > 1 ? $clog2(Lines) : 1;
+  localparam int unsigned SetBits = $clog2(Sets);
+  localparam int unsigned WayBits = $clog2(Ways);
+  localparam int unsigned IdxBits = $clog2(Lines);
   localparam int unsigned LineNumBits = 64 - $clog2(LineBytes);  // line address >> 7
   localparam int unsigned StampBits = 32;
 
@@ -133,23 +154,23 @@ module stu_l2_wslice
 
   always_comb begin
     line_num = req_i.line[63:$clog2(LineBytes)];
-    set      = Sets > 1 ? SetBits'(line_num) : '0;
+    set      = SetBits'(line_num) & cfg_set_mask_i;
     hit_way  = '0;
     way_hit  = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
-      if (present_q[{set, WayBits'(w)}] && tag_q[{set, WayBits'(w)}] == line_num) begin
+      if ((WayBits+1)'(w) < cfg_ways_i && present_q[{set, WayBits'(w)}] && tag_q[{set, WayBits'(w)}] == line_num) begin
         hit_way[w] = 1'b1;
         way_hit    = WayBits'(w);
       end
     end
     hit = |hit_way;
-    // Victim: smallest key, lowest way on ties (only free ways tie).
+    // Victim: smallest key, lowest way on ties (only free ways tie); only the ways in use.
     way_vict = '0;
     best_key = '1;
     for (int unsigned w = 0; w < Ways; w++) begin
       key[w] = present_q[{set, WayBits'(w)}]
              ? {1'b1, cls_q[{set, WayBits'(w)}], stamp_q[{set, WayBits'(w)}]} : '0;
-      if (w == 0 || key[w] < best_key) begin
+      if ((WayBits+1)'(w) < cfg_ways_i && (w == 0 || key[w] < best_key)) begin
         best_key = key[w];
         way_vict = WayBits'(w);
       end
@@ -168,6 +189,16 @@ module stu_l2_wslice
   evict_class_e line_cls;
   // Array writes: a whole way (write) or the dirty mask of the scanned way (flush).
   logic         line_we, clean_we;
+  // The flush scan visits the ways in use of the sets in use, {set, way} ascending.
+  logic               scan_last;
+  logic [IdxBits-1:0] scan_next;
+  always_comb begin
+    scan_last = scan_q[IdxBits-1 -: SetBits] == cfg_set_mask_i &&
+                (WayBits+1)'(scan_q[WayBits-1:0]) == cfg_ways_i - (WayBits+1)'(1);
+    scan_next = (WayBits+1)'(scan_q[WayBits-1:0]) == cfg_ways_i - (WayBits+1)'(1)
+              ? {scan_q[IdxBits-1 -: SetBits] + SetBits'(1), WayBits'(0)}
+              : scan_q + IdxBits'(1);
+  end
 
   always_comb begin
     write      = take && !req_i.flush;
@@ -218,25 +249,25 @@ module stu_l2_wslice
           vict_d.data  = data_q[scan_q] & expand(dirty_q[scan_q]);
           flushed_d    = flushed_q + 32'd1;
           state_d      = StFlush;
-        end else if (scan_q == IdxBits'(Lines - 1)) begin
+        end else if (scan_last) begin
           state_d = StRes;
         end else begin
-          scan_d = scan_q + IdxBits'(1);
+          scan_d = scan_next;
         end
       end
       StFlush: if (dram_ready_i) begin
-        if (scan_q == IdxBits'(Lines - 1)) begin
+        if (scan_last) begin
           state_d = StRes;
         end else begin
-          scan_d  = scan_q + IdxBits'(1);
+          scan_d  = scan_next;
           state_d = StScan;
         end
       end
       default: ;
     endcase
     // The flush's result once its last way is done.
-    if ((state_q == StScan && !clean_we && scan_q == IdxBits'(Lines - 1)) ||
-        (state_q == StFlush && dram_ready_i && scan_q == IdxBits'(Lines - 1))) begin
+    if ((state_q == StScan && !clean_we && scan_last) ||
+        (state_q == StFlush && dram_ready_i && scan_last)) begin
       res_d         = '0;
       res_d.flush   = 1'b1;
       res_d.flushed = flushed_d;
@@ -316,6 +347,32 @@ module stu_l2_wslice
       data_q[idx]  <= line_data;
     end
     if (clean_we) dirty_q[scan_q] <= '0;
+  end
+
+  ////////////////
+  // Debug read //
+  ////////////////
+
+  logic [LineNumBits-1:0] dbg_num;
+  logic [SetBits-1:0]     dbg_set;
+  logic [WayBits-1:0]     dbg_way;
+  always_comb begin
+    dbg_num   = dbg_line_i[63:$clog2(LineBytes)];
+    dbg_set   = SetBits'(dbg_num) & cfg_set_mask_i;
+    dbg_hit_o = 1'b0;
+    dbg_way   = '0;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if ((WayBits+1)'(w) < cfg_ways_i && present_q[{dbg_set, WayBits'(w)}] &&
+          tag_q[{dbg_set, WayBits'(w)}] == dbg_num) begin
+        dbg_hit_o = 1'b1;
+        dbg_way   = WayBits'(w);
+      end
+    end
+    dbg_set_o   = 32'(dbg_set);
+    dbg_way_o   = dbg_hit_o ? 8'(dbg_way) : '0;
+    dbg_valid_o = dbg_hit_o ? valid_q[{dbg_set, dbg_way}] : '0;
+    dbg_dirty_o = dbg_hit_o ? dirty_q[{dbg_set, dbg_way}] : '0;
+    dbg_cls_o   = dbg_hit_o ? cls_q[{dbg_set, dbg_way}] : EvictNormal;
   end
 
   assign res_valid_o  = state_q == StRes;

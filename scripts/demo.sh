@@ -61,13 +61,9 @@ echo
 echo "== stu cosim --block all --seeds 2 --txns 5000   (each RTL block against its golden function)"
 build/stu cosim --block all --seeds 2 --txns 5000
 
-# The directed library on the RTL store unit (the cache_* tests wait for the cache RTL in the
-# top: the RTL model keeps no caches yet).
+# The directed library on the RTL store unit (the cache_* tests through the cache blocks too).
 shopt -s nullglob
-on_rtl=()
-for f in tests/sts/*.sts; do
-  grep -q '^cache ' "$f" || on_rtl+=("$f")
-done
+on_rtl=(tests/sts/*.sts)
 shopt -u nullglob
 if ((${#on_rtl[@]} > 0)) && build/stu help run | grep -q -- '--on'; then
   echo

@@ -26,12 +26,12 @@ struct RunArgs {
   std::string on = "golden";
 };
 
-// The model a test runs on (its image starts as the test's configuration). The RTL model has
-// no caches yet (stu_l1_wpath / stu_l2_wslice are not in the top): a cache expectation on it
-// fails, saying so.
+// The model a test runs on (its image starts as the test's configuration). With `cache` lines,
+// the RTL model drives the line requests of its stores through stu_l1_wpath and stu_l2_wslice.
 std::unique_ptr<sts::StoreModel> make_model(const std::string& on, const sts::Program& p) {
 #if STU_HAVE_COSIM
-  if (on == "rtl") return tb::make_rtl_model(p.cfg);
+  if (on == "rtl")
+    return p.caches ? tb::make_rtl_model(p.cfg, *p.caches) : tb::make_rtl_model(p.cfg);
 #endif
   (void)on;
   return std::make_unique<sts::GoldenModel>(p.cfg, p.caches);

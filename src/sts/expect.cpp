@@ -19,11 +19,12 @@ void Runner::expect(const Stmt& s) {
   if (w == "l1" || w == "l2") return expect_cache_line(s);
   if (w == "dram_write") return expect_dram_write(s);
   if (w == "write_buffer" || w == "dram_writes") {
-    const golden::MemoryHierarchy* h = need_caches(s);
     uint64_t want;
-    if (!h || !eval(s.exprs[0], env(), want)) return;
+    if (!need_caches(s) || !eval(s.exprs[0], env(), want)) return;
     const std::vector<golden::DramWrite>* log = model_.dram_writes();
-    const uint64_t got = w == "write_buffer" ? h->write_buffer().size() : log ? log->size() : 0;
+    const uint64_t got = w == "write_buffer" ? model_.write_buffer_entries()
+                         : log               ? log->size()
+                                             : 0;
     if (got != want)
       fail(s.loc, "expectation failed: " + w + ": expected " + std::to_string(want) + ", actual " +
                       std::to_string(got));
@@ -141,18 +142,18 @@ void Runner::expect_cache(const Stmt& s) {
   f.word("policy", c.has_policy ? c.policy.str() : "none");
   f.report("cache");
 }
-const golden::MemoryHierarchy* Runner::need_caches(const Stmt& s) {
-  const golden::MemoryHierarchy* h = model_.caches();
-  if (!h) fail(s.loc, "the " + std::string(model_.name()) + " model keeps no caches");
-  return h;
+bool Runner::need_caches(const Stmt& s) {
+  if (model_.has_caches()) return true;
+  fail(s.loc, model_.no_caches_reason());
+  return false;
 }
 void Runner::expect_cache_line(const Stmt& s) {
-  const golden::MemoryHierarchy* h = need_caches(s);
   uint64_t addr;
-  if (!h || !eval(s.exprs[0], env(), addr)) return;
+  if (!need_caches(s) || !eval(s.exprs[0], env(), addr)) return;
   if (addr % golden::kLineBytes)
     return fail(s.loc, hex(addr) + " is not a line address (a multiple of 128)");
-  const golden::CacheLookup l = (s.word == "l1" ? h->l1() : h->l2()).lookup(addr);
+  const golden::CacheLookup l =
+      model_.cache_line(s.word == "l1" ? CacheLevel::L1 : CacheLevel::L2, addr);
   const std::string what = s.word + " " + hex(addr);
   if (s.word2 == "absent") {
     if (l.hit)

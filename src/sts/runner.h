@@ -129,7 +129,7 @@ class Runner {
   void expect_cache_line(const Stmt& s);  // expect l1|l2 ADDR ...
   void expect_dram_write(const Stmt& s);
   // The model's caches, or nullptr after reporting that it keeps none.
-  const golden::MemoryHierarchy* need_caches(const Stmt& s);
+  bool need_caches(const Stmt& s);
   void expect_memory(const Stmt& s);
   // --- dump -------------------------------------------------------------------------------
   void rows(std::ostream& os, const uint8_t* data, size_t n, uint64_t base, int width);

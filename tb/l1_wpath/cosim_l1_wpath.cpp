@@ -111,7 +111,12 @@ struct L1WpathBench {
   golden::WriteBuffer wb{kWbEntries};
   std::vector<golden::WbEntry> leaving;
 
-  void setup(Clocked<Dut>&, Rng&) {}
+  // The geometry in use: the whole of the parameters'.
+  void setup(Clocked<Dut>& sim, Rng&) {
+    sim.dut().cfg_set_mask_i = kSets - 1;
+    sim.dut().cfg_ways_i = kWays;
+    sim.dut().cfg_wb_entries_i = kWbEntries;
+  }
 
   In gen(Rng& r) {
     In in;

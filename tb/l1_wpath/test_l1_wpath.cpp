@@ -80,6 +80,9 @@ class L1Wpath : public ::testing::Test {
     dut_->req_valid_i = 0;
     dut_->ev_ready_i = 1;
     dut_->l2_ready_i = 1;
+    dut_->cfg_set_mask_i = 1;  // the whole 2x2 geometry and both buffer entries
+    dut_->cfg_ways_i = 2;
+    dut_->cfg_wb_entries_i = 2;
     stu::tb::reset(*dut_);
   }
   ~L1Wpath() override { dut_->final(); }

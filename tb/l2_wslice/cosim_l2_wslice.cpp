@@ -91,7 +91,11 @@ struct L2WsliceBench {
       *golden::SectoredCache::create({uint64_t(kSets) * kWays * kLineBytes, kWays});
   std::vector<CacheLineOut> flushed;
 
-  void setup(Clocked<Dut>&, Rng&) {}
+  // The geometry in use: the whole of the parameters'.
+  void setup(Clocked<Dut>& sim, Rng&) {
+    sim.dut().cfg_set_mask_i = kSets - 1;
+    sim.dut().cfg_ways_i = kWays;
+  }
 
   static LineByteMask random_mask(Rng& r) {
     LineByteMask m;

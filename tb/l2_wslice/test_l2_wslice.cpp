@@ -75,6 +75,8 @@ class L2Wslice : public ::testing::Test {
     dut_->req_valid_i = 0;
     dut_->res_ready_i = 1;
     dut_->dram_ready_i = 1;
+    dut_->cfg_set_mask_i = 1;  // the whole 2x2 geometry
+    dut_->cfg_ways_i = 2;
     stu::tb::reset(*dut_);
   }
   ~L2Wslice() override { dut_->final(); }

@@ -1,10 +1,15 @@
 // The RTL store unit as a `.sts` model (see rtl_model.h).
 #include "rtl_model.h"
 
+#include <array>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "Vstu_l1_wpath_max.h"
+#include "Vstu_l2_wslice_max.h"
 #include "Vstu_store_unit.h"
 #include "bits.h"
 #include "blocks.h"
@@ -55,9 +60,280 @@ struct Decoded {
   const golden::WarpOperands* ops = nullptr;  // the register beats: value(j, t)
 };
 
+// The cache blocks behind the top: the Verilated stu_l1_wpath (its l2 port) -> stu_l2_wslice
+// (its DRAM port), at their maxima, configured to the test's geometry. Each global line
+// request of a store is offered to the L1 as MemoryHierarchy::store feeds its hierarchy (in
+// order, the release point on the store's first global line, the store's cache attributes and
+// ordering); the L1 decodes its own action; the L2 action it carries is the decoder's
+// (golden::l2_store_action, a pure policy function: the request format carries it). Their
+// state is read back through the blocks' debug ports.
+class RtlCaches {
+ public:
+  static constexpr unsigned kL1MaxSets = 64, kL1MaxWays = 8, kWbMax = 16;
+  static constexpr unsigned kL2MaxSets = 128, kL2MaxWays = 16;
+
+  // Empty when the blocks hold the geometry; else why not.
+  static std::string check(const golden::HierarchyConfig& c) {
+    auto level = [](const char* name, const golden::CacheGeometry& g, unsigned max_sets,
+                    unsigned max_ways) -> std::string {
+      if (g.sets() >= 1 && g.sets() <= max_sets && g.ways >= 1 && g.ways <= max_ways) return {};
+      return std::string(name) + " of " + std::to_string(g.sets()) + " sets x " +
+             std::to_string(g.ways) + " ways (at most " + std::to_string(max_sets) + " x " +
+             std::to_string(max_ways) + ")";
+    };
+    std::string why = level("L1", c.l1, kL1MaxSets, kL1MaxWays);
+    if (why.empty()) why = level("L2", c.l2, kL2MaxSets, kL2MaxWays);
+    if (why.empty() && (c.write_buffer < 1 || c.write_buffer > kWbMax))
+      why = "write buffer of " + std::to_string(c.write_buffer) + " entries (at most " +
+            std::to_string(kWbMax) + ")";
+    return why.empty() ? why : "the rtl model's cache blocks cannot hold this test's " + why;
+  }
+
+  RtlCaches(VerilatedContext* ctx, const golden::HierarchyConfig& c)
+      : l1_(std::make_unique<Vstu_l1_wpath_max>(ctx, "stu_l1_wpath")),
+        l2_(std::make_unique<Vstu_l2_wslice_max>(ctx, "stu_l2_wslice")) {
+    Vstu_l1_wpath_max& a = *l1_;
+    Vstu_l2_wslice_max& b = *l2_;
+    a.cfg_set_mask_i = c.l1.sets() - 1;
+    a.cfg_ways_i = c.l1.ways;
+    a.cfg_wb_entries_i = c.write_buffer;
+    b.cfg_set_mask_i = c.l2.sets() - 1;
+    b.cfg_ways_i = c.l2.ways;
+    a.req_valid_i = b.req_valid_i = 0;
+    a.ev_ready_i = b.res_ready_i = b.dram_ready_i = 1;
+    a.l2_ready_i = 0;
+    a.clk_i = b.clk_i = 0;
+    a.rst_ni = b.rst_ni = 0;
+    a.eval();
+    b.eval();
+    edge();
+    a.rst_ni = b.rst_ni = 1;
+    a.eval();
+    b.eval();
+  }
+  ~RtlCaches() {
+    l1_->final();
+    l2_->final();
+  }
+
+  uint64_t cycles() const { return cycles_; }
+  const golden::HierarchyEvents& events() const { return events_; }
+  const std::vector<golden::DramWrite>& dram() const { return dram_; }
+
+  // The global line requests of one store.
+  void store(const golden::StoreResult& r) {
+    events_.clear();
+    bool release = r.order.release;
+    for (const golden::LineRequest& req : r.lines) {
+      if (req.dest.space != MemSpace::Global) continue;
+      line(req, r.cache, r.order, release);
+      release = false;
+    }
+  }
+  // `drain`: a drain request to the L1; `flush`: then a flush request to the L2.
+  void drain(bool flush) {
+    events_.clear();
+    namespace F = rtl::layout::l1_req;
+    auto& w = l1_->req_i;
+    zero(w);
+    put_field(w, 0, F::drain, 1);
+    run(true, false);
+    if (flush) run(false, true);
+  }
+
+  golden::CacheLookup lookup(bool l1, uint64_t addr) const {
+    golden::CacheLookup r;
+    const uint64_t line = addr & ~uint64_t(golden::kLineBytes - 1);
+    auto read = [&](auto& m) {
+      m.dbg_line_i = line;
+      m.eval();  // combinational: no clock edge
+      r.hit = m.dbg_hit_o;
+      r.set = m.dbg_set_o;
+      r.way = m.dbg_way_o;
+      r.valid = {get_bits(m.dbg_valid_o, 0, 64), get_bits(m.dbg_valid_o, 64, 64)};
+      r.dirty = {get_bits(m.dbg_dirty_o, 0, 64), get_bits(m.dbg_dirty_o, 64, 64)};
+      r.cls = golden::EvictClass(m.dbg_cls_o);
+    };
+    if (l1)
+      read(*l1_);
+    else
+      read(*l2_);
+    return r;
+  }
+  size_t write_buffer_entries() const {
+    l1_->eval();
+    return l1_->dbg_wb_count_o;
+  }
+  std::string take_error() { return std::exchange(error_, std::string()); }
+
+ private:
+  template <typename W>
+  static void zero(W& w) {
+    for (size_t i = 0; i < port_words<W>; ++i) w[i] = 0;
+  }
+  void line(const golden::LineRequest& req, const golden::CacheAttrs& attrs,
+            const golden::Ordering& order, bool release) {
+    namespace F = rtl::layout::l1_req;
+    const uint64_t line = req.line & ~uint64_t(golden::kLineBytes - 1);
+    const golden::L2StoreAction l2 = golden::l2_store_action(attrs, order, line);
+    auto& w = l1_->req_i;
+    zero(w);
+    put_field(w, 0, F::line, line);
+    put_bits(w, F::bytes.lsb, 64, req.bytes.lo);
+    put_bits(w, F::bytes.lsb + 64, 64, req.bytes.hi);
+    put_field(w, 0, F::has_cop, attrs.cop.has_value());
+    put_field(w, 0, F::cop, attrs.cop ? unsigned(*attrs.cop) : 0);
+    put_field(w, 0, F::has_l1, attrs.l1.has_value());
+    put_field(w, 0, F::l1, attrs.l1 ? unsigned(*attrs.l1) : 0);
+    put_field(w, 0, F::is_strong, order.strong);
+    put_field(w, 0, F::is_mmio, order.mmio);
+    put_field(w, 0, F::is_release, release);
+    put_field(w, 0, F::l2_cls, uint64_t(l2.cls.value_or(golden::EvictClass::Normal)));
+    put_field(w, 0, F::l2_keep_cls, !l2.cls.has_value());
+    put_field(w, 0, F::l2_allocate, l2.allocate);
+    put_field(w, 0, F::l2_through, l2.mode == golden::WriteMode::Through);
+    std::array<uint8_t, golden::kLineBytes> data{};
+    for (unsigned i = 0; i < golden::kLineBytes; ++i)
+      if (req.bytes.test(i)) data[i] = req.data[i];
+    put_bytes(w, F::data.lsb, data.data(), golden::kLineBytes);
+    line_ = line;
+    run(true, false);
+  }
+
+  void edge() {
+    l1_->clk_i = 1;
+    l2_->clk_i = 1;
+    l1_->eval();
+    l2_->eval();
+    ++cycles_;
+    l1_->clk_i = 0;
+    l2_->clk_i = 0;
+  }
+
+  // Offers the L1 request (to_l1) or a flush to the L2 (flush) and clocks both blocks until it
+  // is taken and everything it caused has left: the L1 event, the L2 writes, their results and
+  // DRAM writes. The L1's L2 port feeds the L2's request port (the L2's ready depends on its
+  // state and output readies only, so the order of evaluation is L2, L1, L2); every output is
+  // always ready.
+  void run(bool to_l1, bool flush) {
+    namespace E = rtl::layout::l1_event;
+    namespace W = rtl::layout::l2_write;
+    namespace R = rtl::layout::l2_result;
+    namespace D = rtl::layout::dram_write;
+    Vstu_l1_wpath_max& a = *l1_;
+    Vstu_l2_wslice_max& b = *l2_;
+    a.req_valid_i = to_l1;
+    bool offer_flush = flush, taken = false, ev_seen = false, flushed = false;
+    uint32_t results = 0, want_writes = 0;
+    std::vector<golden::L2Write> sent;  // L2 writes taken, awaiting their results
+    for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
+      b.eval();
+      a.l2_ready_i = !offer_flush && b.req_ready_o;
+      a.eval();
+      if (offer_flush) {
+        zero(b.req_i);
+        put_field(b.req_i, 0, W::flush, 1);
+        b.req_valid_i = 1;
+      } else {
+        for (size_t i = 0; i < port_words<decltype(b.req_i)>; ++i) b.req_i[i] = a.l2_o[i];
+        b.req_valid_i = a.l2_valid_o;
+      }
+      b.eval();
+      const bool quiet = !a.ev_valid_o && !a.l2_valid_o && !b.res_valid_o && !b.dram_valid_o;
+      if (taken && quiet && (flush ? flushed : ev_seen && results == want_writes)) return;
+      if (a.ev_valid_o) {
+        const auto& e = a.ev_o;
+        ev_seen = true;
+        want_writes = uint32_t(get_field(e, 0, E::drained));
+        if (!get_field(e, 0, E::drain)) {
+          golden::L1Event ev;
+          ev.line = line_;
+          ev.action.on_hit = get_field(e, 0, E::invalidate) ? golden::L1OnHit::Invalidate
+                                                            : golden::L1OnHit::Update;
+          ev.action.allocate = get_field(e, 0, E::allocate);
+          ev.action.cls = golden::EvictClass(get_field(e, 0, E::cls));
+          if (get_field(e, 0, E::keep_cls)) ev.action.cls = std::nullopt;
+          ev.hit = get_field(e, 0, E::hit);
+          ev.allocated = get_field(e, 0, E::allocated);
+          ev.invalidated = get_field(e, 0, E::invalidated);
+          ev.evicted = get_field(e, 0, E::evicted);
+          ev.victim_line = get_field(e, 0, E::victim_line);
+          ev.wb.merged = get_field(e, 0, E::merged);
+          ev.wb.drained = want_writes;
+          events_.l1.push_back(ev);
+        }
+      }
+      if (a.l2_valid_o && a.l2_ready_i) {
+        const auto& w = a.l2_o;
+        golden::L2Write lw;
+        lw.req.line = get_field(w, 0, W::line);
+        lw.req.bytes = {get_bits(w, W::bytes.lsb, 64), get_bits(w, W::bytes.lsb + 64, 64)};
+        get_bytes(w, W::data.lsb, lw.req.data.data(), golden::kLineBytes);
+        lw.req.l2.cls = golden::EvictClass(get_field(w, 0, W::cls));
+        if (get_field(w, 0, W::keep_cls)) lw.req.l2.cls = std::nullopt;
+        lw.req.l2.allocate = get_field(w, 0, W::allocate);
+        lw.req.l2.mode =
+            get_field(w, 0, W::through) ? golden::WriteMode::Through : golden::WriteMode::Back;
+        sent.push_back(lw);
+      }
+      if (b.res_valid_o) {
+        const auto& r = b.res_o;
+        if (get_field(r, 0, R::flush)) {
+          flushed = true;
+        } else if (results < sent.size()) {
+          golden::L2Write& lw = sent[results];
+          lw.hit = get_field(r, 0, R::hit);
+          lw.allocated = get_field(r, 0, R::allocated);
+          lw.evicted = get_field(r, 0, R::evicted);
+          lw.victim_line = get_field(r, 0, R::victim_line);
+          events_.l2.push_back(lw);
+          ++results;
+        }
+      }
+      if (b.dram_valid_o) {
+        const auto& d = b.dram_o;
+        golden::DramWrite dw;
+        dw.line = get_field(d, 0, D::line);
+        dw.bytes = {get_bits(d, D::bytes.lsb, 64), get_bits(d, D::bytes.lsb + 64, 64)};
+        dw.cause = golden::DramCause(get_field(d, 0, D::cause));
+        get_bytes(d, D::data.lsb, dw.data.data(), golden::kLineBytes);
+        events_.dram.push_back(dw);
+        dram_.push_back(dw);
+      }
+      const bool l1_taken = a.req_valid_i && a.req_ready_o;
+      const bool flush_taken = offer_flush && b.req_ready_o;
+      edge();
+      if (l1_taken) {
+        a.req_valid_i = 0;
+        taken = true;
+      }
+      if (flush_taken) {
+        offer_flush = false;
+        b.req_valid_i = 0;
+        taken = true;
+      }
+      if (l1_->contextp()->gotError() && error_.empty())
+        error_ = "an RTL assertion failed in the cache blocks (its message is above)";
+    }
+    if (error_.empty())
+      error_ = "the RTL cache blocks did not finish within " + std::to_string(kMaxCycles) +
+               " cycles (they hang)";
+  }
+
+  static constexpr uint64_t kMaxCycles = 1 << 16;
+  std::unique_ptr<Vstu_l1_wpath_max> l1_;
+  std::unique_ptr<Vstu_l2_wslice_max> l2_;
+  golden::HierarchyEvents events_;
+  std::vector<golden::DramWrite> dram_;
+  uint64_t line_ = 0;
+  uint64_t cycles_ = 0;
+  std::string error_;
+};
+
 class RtlModel final : public RtlStoreModel {
  public:
-  RtlModel(const golden::ModelConfig& cfg, const RtlTrace* trace)
+  RtlModel(const golden::ModelConfig& cfg, const golden::HierarchyConfig* caches,
+           const RtlTrace* trace)
       : image_(cfg), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(false);
     if (trace) ctx_->traceEverOn(true);
@@ -86,10 +362,35 @@ class RtlModel final : public RtlStoreModel {
       tick();
     }
     dut_->cfg_valid_i = 0;
+    if (caches) {
+      no_caches_ = RtlCaches::check(*caches);
+      if (no_caches_.empty()) caches_ = std::make_unique<RtlCaches>(ctx_.get(), *caches);
+    }
   }
   ~RtlModel() override {
+    caches_.reset();
     if (fst_) fst_->close();
     dut_->final();
+  }
+
+  bool has_caches() const override { return caches_ != nullptr; }
+  std::string no_caches_reason() const override {
+    return no_caches_.empty() ? StoreModel::no_caches_reason() : no_caches_;
+  }
+  golden::CacheLookup cache_line(sts::CacheLevel level, uint64_t addr) const override {
+    return caches_ ? caches_->lookup(level == sts::CacheLevel::L1, addr) : golden::CacheLookup{};
+  }
+  size_t write_buffer_entries() const override {
+    return caches_ ? caches_->write_buffer_entries() : 0;
+  }
+  void drain_caches(bool flush) override {
+    if (caches_) caches_->drain(flush);
+  }
+  const golden::HierarchyEvents* cache_events() const override {
+    return caches_ ? &caches_->events() : nullptr;
+  }
+  const std::vector<golden::DramWrite>* dram_writes() const override {
+    return caches_ ? &caches_->dram() : nullptr;
   }
 
   std::string_view name() const override { return "rtl"; }
@@ -98,6 +399,24 @@ class RtlModel final : public RtlStoreModel {
 
   void execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
                const golden::WarpOperands& ops, golden::StoreResult& out) override {
+    execute_top(ins, ctx, ops, out);
+    if (caches_) caches_->store(out);
+  }
+  void execute_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
+                    const golden::SassRegisterFile& rf, golden::StoreResult& out) override {
+    execute_sass_top(s, ctx, rf, out);
+    if (caches_) caches_->store(out);
+  }
+
+  std::string take_error() override {
+    std::string e = std::exchange(error_, std::string());
+    if (caches_ && e.empty()) e = caches_->take_error();
+    return e;
+  }
+
+ private:
+  void execute_top(const isa::Instruction& ins, const golden::WarpContext& ctx,
+                   const golden::WarpOperands& ops, golden::StoreResult& out) {
     out.clear();
     out.order = golden::ordering_of(ins);  // the decoder's rule; the RTL narrows the scope
     out.cache.cop = ins.cop;
@@ -171,8 +490,8 @@ class RtlModel final : public RtlStoreModel {
     }
   }
 
-  void execute_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
-                    const golden::SassRegisterFile& rf, golden::StoreResult& out) override {
+  void execute_sass_top(const isa::SassSt& s, const golden::WarpContext& ctx,
+                        const golden::SassRegisterFile& rf, golden::StoreResult& out) {
     out.clear();
     out.cache.cop = isa::CacheOp(uint8_t(s.cop));
     Decoded d;
@@ -195,9 +514,6 @@ class RtlModel final : public RtlStoreModel {
     run(d, ctx, out);
   }
 
-  std::string take_error() override { return std::exchange(error_, std::string()); }
-
- private:
   static uint64_t address_of(const isa::Address& a, uint64_t reg) {
     if (a.base == isa::Address::Base::Immediate) return uint64_t(a.offset);
     return reg + uint64_t(a.offset);
@@ -364,13 +680,20 @@ class RtlModel final : public RtlStoreModel {
   bool dumped_ = false;
   uint64_t last_dump_ = 0;
   std::unique_ptr<VerilatedFstC> fst_;
+  std::unique_ptr<RtlCaches> caches_;  // with `cache` lines in the header
+  std::string no_caches_;              // why not, when the blocks cannot hold the geometry
 };
 
 }  // namespace
 
 std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,
                                               const RtlTrace* trace) {
-  return std::make_unique<RtlModel>(cfg, trace);
+  return std::make_unique<RtlModel>(cfg, nullptr, trace);
+}
+std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,
+                                              const golden::HierarchyConfig& caches,
+                                              const RtlTrace* trace) {
+  return std::make_unique<RtlModel>(cfg, &caches, trace);
 }
 
 }  // namespace stu::tb

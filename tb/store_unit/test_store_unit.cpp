@@ -4,13 +4,20 @@
 // then seeded cosimulation against golden::execute / execute_sass.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cosim_test.h"
+#include "harness.h"
 #include "rtl_model.h"
 #include "stu/diag.h"
 #include "stu/golden/executor.h"
+#include "stu/golden/policy.h"
 #include "stu/isa/parser.h"
+#include "stu/sts/model.h"
 
 namespace {
 
@@ -117,6 +124,142 @@ TEST(StoreUnit, Tcgen05FromTheWrongQuarterWritesNothing) {
   EXPECT_EQ(out.tmem[31].col_mask, 1u);
   EXPECT_EQ(out.tmem[31].data[0], 131u);
   EXPECT_EQ(m->image().cta(0).tmem_cells()[31 * golden::kTmemColumns], 131u);
+}
+
+// The caches behind the top (stu_l1_wpath -> stu_l2_wslice) against golden's MemoryHierarchy
+// (sts::GoldenModel with the same `cache` configuration): seeded random global stores of every
+// cache operator, L1 / L2 qualifier and cache-hint policy, weak / strong / release / .mmio
+// orderings and scattered lanes over a few lines per set, with drains and flushes. After every
+// step the write buffer occupancy, the whole DRAM log (line, bytes, cause, data) and the L1 and
+// L2 lookups of every line used must agree.
+void expect_caches_agree(const golden::HierarchyConfig& hc, uint64_t seed, unsigned steps) {
+  static const char* const kForms[] = {
+      "st.global.u32 [%rd1], %r1;",
+      "st.global.cg.u32 [%rd1], %r1;",
+      "st.global.cs.u32 [%rd1], %r1;",
+      "st.global.wt.u32 [%rd1], %r1;",
+      "st.global.wb.u32 [%rd1], %r1;",
+      "st.global.L1::evict_first.u32 [%rd1], %r1;",
+      "st.global.L1::evict_last.u32 [%rd1], %r1;",
+      "st.global.L1::evict_unchanged.u32 [%rd1], %r1;",
+      "st.global.L1::no_allocate.u32 [%rd1], %r1;",
+      "st.global.L2::evict_first.u32 [%rd1], %r1;",
+      "st.global.L2::evict_last.u32 [%rd1], %r1;",
+      "st.global.L1::evict_last.L2::evict_first.u32 [%rd1], %r1;",
+      "st.global.L2::cache_hint.u32 [%rd1], %r1, %rd3;",
+      "st.relaxed.gpu.global.u32 [%rd1], %r1;",
+      "st.release.gpu.global.u32 [%rd1], %r1;",
+      "st.mmio.relaxed.sys.global.u32 [%rd1], %r1;",
+      "st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};",
+  };
+  using golden::L2Priority;
+  const uint64_t kPolicies[] = {
+      0x12F0000000000000ull,  // CUTLASS EVICT_FIRST
+      0x14F0000000000000ull,  // CUTLASS EVICT_LAST
+      golden::encode_fractional_policy(L2Priority::Last, L2Priority::Unchanged, 0.5f),
+      golden::encode_fractional_policy(L2Priority::Unchanged, L2Priority::First, 0.25f),
+      0,  // opaque
+  };
+  std::vector<isa::Instruction> forms;
+  for (const char* f : kForms) forms.push_back(parse(f));
+  constexpr uint64_t kBase = 0x100000;
+  const uint64_t sets = std::max(hc.l1.sets(), hc.l2.sets());
+  const uint64_t span = (sets * 3 + 4) * golden::kLineBytes;  // a few lines per set
+  sts::GoldenModel gold(golden::ModelConfig{}, hc);
+  auto rtl = tb::make_rtl_model(golden::ModelConfig{}, hc);
+  ASSERT_TRUE(gold.has_caches());
+  ASSERT_TRUE(rtl->has_caches()) << rtl->no_caches_reason();
+  gold.image().allocations().add(kBase, span + 4096);
+  rtl->image().allocations().add(kBase, span + 4096);
+  tb::Rng r(seed);
+  golden::StoreResult go, ro;
+  for (unsigned step = 0; step < steps; ++step) {
+    const std::string at = "seed " + std::to_string(seed) + " step " + std::to_string(step);
+    if (r.chance(0.05)) {
+      const bool flush = r.chance(0.4);
+      gold.drain_caches(flush);
+      rtl->drain_caches(flush);
+    } else {
+      const unsigned f = unsigned(r.below(std::size(kForms)));
+      const isa::Instruction& ins = forms[f];
+      const unsigned elems = ins.vec_lanes();
+      golden::WarpOperands ops;
+      ops.src.assign(size_t(elems) * 32, golden::RegValue{});
+      // Lanes scatter over one or two lines (element-aligned), in a random part of the span.
+      const uint64_t line = kBase + r.below(span / golden::kLineBytes) * golden::kLineBytes;
+      const unsigned esize = 4 * elems;
+      for (unsigned l = 0; l < 32; ++l) {
+        ops.addr[l] = line + r.below(2 * golden::kLineBytes / esize) * esize;
+        for (unsigned e = 0; e < elems; ++e) ops.src[size_t(e) * 32 + l].lo = r.next() & 0xFFFFFFFF;
+        ops.policy[l] = kPolicies[r.below(std::size(kPolicies))];
+      }
+      uint32_t active = uint32_t(r.next());
+      if (r.chance(0.3)) active &= uint32_t(r.next()) & uint32_t(r.next());
+      if (active == 0) active = 1;
+      const golden::WarpContext ctx{0, 0, active};
+      gold.execute(ins, ctx, ops, go);
+      rtl->execute(ins, ctx, ops, ro);
+      ASSERT_EQ(rtl->take_error(), "") << at;
+      ASSERT_EQ(ro.lines.size(), go.lines.size()) << at;
+    }
+    ASSERT_EQ(rtl->write_buffer_entries(), gold.write_buffer_entries()) << at;
+    const auto& gd = *gold.dram_writes();
+    const auto& rd = *rtl->dram_writes();
+    ASSERT_EQ(rd.size(), gd.size()) << at;
+    for (size_t i = 0; i < gd.size(); ++i) {
+      EXPECT_EQ(rd[i].line, gd[i].line) << at << " dram " << i;
+      EXPECT_EQ(rd[i].bytes, gd[i].bytes) << at << " dram " << i;
+      EXPECT_EQ(rd[i].cause, gd[i].cause) << at << " dram " << i;
+      EXPECT_EQ(rd[i].data, gd[i].data) << at << " dram " << i;
+    }
+    for (uint64_t a = kBase; a < kBase + span + golden::kLineBytes; a += golden::kLineBytes) {
+      for (sts::CacheLevel lv : {sts::CacheLevel::L1, sts::CacheLevel::L2}) {
+        const golden::CacheLookup g = gold.cache_line(lv, a), x = rtl->cache_line(lv, a);
+        const std::string where =
+            at + (lv == sts::CacheLevel::L1 ? " l1 " : " l2 ") + std::to_string(a);
+        ASSERT_EQ(x.hit, g.hit) << where;
+        if (!g.hit) continue;
+        EXPECT_EQ(x.set, g.set) << where;
+        EXPECT_EQ(x.way, g.way) << where;
+        EXPECT_EQ(x.valid, g.valid) << where;
+        EXPECT_EQ(x.dirty, g.dirty) << where;
+        EXPECT_EQ(x.cls, g.cls) << where;
+      }
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+golden::HierarchyConfig hierarchy(uint64_t l1, uint32_t l1w, uint64_t l2, uint32_t l2w,
+                                  unsigned wb) {
+  golden::HierarchyConfig c;
+  c.l1 = {l1, l1w};
+  c.l2 = {l2, l2w};
+  c.write_buffer = wb;
+  return c;
+}
+
+TEST(StoreUnitCaches, SmallGeometriesAgreeWithGoldenOnRandomStores) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    expect_caches_agree(hierarchy(512, 2, 1024, 2, 2), seed, 300);
+    expect_caches_agree(hierarchy(256, 2, 1024, 4, 3), seed, 300);   // 1 L1 set, 3 entries
+    expect_caches_agree(hierarchy(1024, 1, 2048, 2, 1), seed, 300);  // direct-mapped L1
+  }
+}
+
+TEST(StoreUnitCaches, TestGeometriesAgreeWithGoldenOnRandomStores) {
+  expect_caches_agree(hierarchy(4 << 10, 4, 64 << 10, 8, 8), 5, 400);
+  expect_caches_agree(hierarchy(512, 2, 4 << 10, 4, 2), 6, 400);
+  expect_caches_agree(golden::HierarchyConfig{}, 7, 200);  // the defaults: the maxima
+}
+
+TEST(StoreUnitCaches, GeometryBeyondTheBlocksLeavesNoCachesAndSaysWhy) {
+  auto m = tb::make_rtl_model(golden::ModelConfig{}, hierarchy(32 << 10, 4, 512 << 10, 16, 8));
+  EXPECT_FALSE(m->has_caches());
+  EXPECT_EQ(m->no_caches_reason(),
+            "the rtl model's cache blocks cannot hold this test's L2 of 256 sets x 16 ways (at "
+            "most 128 x 16)");
+  EXPECT_EQ(m->dram_writes(), nullptr);
 }
 
 TEST(StoreUnitCosim, SeedsOneToFour) { stu::tb::expect_cosim_clean("store_unit", 1, 4, 1500); }

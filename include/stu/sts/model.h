@@ -4,6 +4,8 @@
 // the TLM model implement the same interface with their own datapaths (docs/architecture.md).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +19,8 @@
 #include "stu/isa/sass.h"
 
 namespace stu::sts {
+
+enum class CacheLevel : uint8_t { L1, L2 };
 
 class StoreModel {
  public:
@@ -39,12 +43,27 @@ class StoreModel {
   virtual std::string take_error() { return {}; }
 
   // The caches (L1, write buffer, L2 slice) the model keeps when the test configures them
-  // (`cache` lines in the header); nullptr otherwise. Cache expectations read their state.
-  virtual const golden::MemoryHierarchy* caches() const { return nullptr; }
+  // (`cache` lines in the header), each model by its own means; cache expectations and
+  // `drain` / `flush` read and drive them through these queries only.
+  virtual bool has_caches() const { return false; }
+  // Why the model has no caches (the message of a cache statement without them).
+  virtual std::string no_caches_reason() const {
+    return "the " + std::string(name()) + " model keeps no caches";
+  }
+  // The line holding `addr` in the L1 or the L2 slice, as golden::SectoredCache::lookup
+  // reports it (hit false: absent). Only with caches.
+  virtual golden::CacheLookup cache_line(CacheLevel level, uint64_t addr) const {
+    (void)level;
+    (void)addr;
+    return {};
+  }
+  // Entries in the write buffer (0 without caches).
+  virtual size_t write_buffer_entries() const { return 0; }
   // `drain`: the write buffer drains into the L2; `flush`: then every dirty L2 line goes to
   // DRAM.
   virtual void drain_caches(bool flush) { (void)flush; }
-  // What the caches did in the last store, drain or flush (nullptr without caches).
+  // What the caches did in the last store, drain or flush (nullptr without caches). For
+  // tracing only: a model may report less than golden does.
   virtual const golden::HierarchyEvents* cache_events() const { return nullptr; }
   // Every DRAM write so far, in order (nullptr without caches).
   virtual const std::vector<golden::DramWrite>* dram_writes() const { return nullptr; }
@@ -72,7 +91,14 @@ class GoldenModel final : public StoreModel {
     golden::execute_sass(state_, st, ctx, regs, out, scratch_);
     to_caches(out);
   }
-  const golden::MemoryHierarchy* caches() const override { return caches_ ? &*caches_ : nullptr; }
+  bool has_caches() const override { return caches_.has_value(); }
+  golden::CacheLookup cache_line(CacheLevel level, uint64_t addr) const override {
+    if (!caches_) return {};
+    return (level == CacheLevel::L1 ? caches_->l1() : caches_->l2()).lookup(addr);
+  }
+  size_t write_buffer_entries() const override {
+    return caches_ ? caches_->write_buffer().size() : 0;
+  }
   void drain_caches(bool flush) override {
     if (!caches_) return;
     events_.clear();
