@@ -24,11 +24,14 @@ class RtlStoreModel : public sts::StoreModel {
   virtual uint64_t cycles() const = 0;
 };
 
-// An FST waveform of the cycles [from, to] of the top (for the cosimulation's failure rerun).
+// How the Verilated models start: the seed of their X-randomisation (--x-assign/--x-initial
+// unique: every register that escapes reset takes a value drawn from it), and an optional FST
+// waveform of the cycles [from, to] of the top (the cosimulation's failure rerun).
 struct RtlTrace {
-  std::string path;
+  std::string path;  // empty: no waveform
   uint64_t from = 0;
   uint64_t to = ~uint64_t(0);
+  uint64_t x_seed = 1;
 };
 
 std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,

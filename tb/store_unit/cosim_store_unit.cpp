@@ -378,8 +378,8 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
   static const std::vector<Form> kForms = forms();
   Rng r(o.seed * 0x9E3779B97F4A7C15ull + 7);
   Bench b;
-  RtlTrace trace{o.wave, o.wave_from, o.wave_to};
-  b.setup(r, o.wave.empty() ? nullptr : &trace);
+  const RtlTrace trace{o.wave, o.wave_from, o.wave_to, o.seed};  // X values from the seed too
+  b.setup(r, &trace);
   Ring<std::string> history;
   StoreResult g, t;
   for (uint64_t i = 0; i < o.txns; ++i) {

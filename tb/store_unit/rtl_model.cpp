@@ -336,9 +336,12 @@ class RtlModel final : public RtlStoreModel {
            const RtlTrace* trace)
       : image_(cfg), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->fatalOnError(false);
-    if (trace) ctx_->traceEverOn(true);
+    ctx_->randReset(2);  // X-randomisation from the seed (1 unless the cosimulation gives one)
+    ctx_->randSeed(int((trace ? trace->x_seed : 1) % 0x7FFFFFFF) + 1);
+    const bool wave = trace && !trace->path.empty();
+    if (wave) ctx_->traceEverOn(true);
     dut_ = std::make_unique<Vstu_store_unit>(ctx_.get(), "stu_store_unit");
-    if (trace) {
+    if (wave) {
       trace_ = *trace;
       fst_ = std::make_unique<VerilatedFstC>();
       dut_->trace(fst_.get(), 99);
