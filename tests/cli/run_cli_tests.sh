@@ -169,5 +169,46 @@ else
 fi
 expect_status "stu run --junit to a directory" 2 "$stu" run --junit "$tmp" "$root/tests/sts/coalesce_u32.sts"
 
+# stu cosim (where the RTL is built): exit statuses, the summary line, the failure report of the
+# deliberately broken coalescer with its waveform, --junit, and stu run --on rtl.
+if "$stu" help cosim >/dev/null 2>&1; then
+  expect_status "stu cosim of a block" 0 "$stu" cosim --block mbarrier --seeds 2 --txns 300
+  if grep -qE '^cosim mbarrier: 600 transactions matched \(600 in, 2 seeds from 1, [0-9]+ cycles, ' "$tmp/out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL stu cosim summary line:"
+    sed 's/^/  | /' "$tmp/out"
+  fi
+  expect_status "stu cosim of an unknown block" 2 "$stu" cosim --block nope
+  if grep -q "unknown block 'nope' (blocks: store_align .* all)" "$tmp/err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL stu cosim unknown block message:"
+    sed 's/^/  | /' "$tmp/err"
+  fi
+  expect_status "stu cosim --wave of several blocks" 2 "$stu" cosim --block all --wave "$tmp/w.fst"
+  expect_status "stu cosim --txns 0" 2 "$stu" cosim --block mbarrier --txns 0
+  expect_status "stu cosim --stall out of range" 2 "$stu" cosim --block mbarrier --stall 1.5
+  expect_status "stu cosim of the broken coalescer" 1 \
+    "$stu" cosim -q --block coalescer_broken --seed 7 --txns 50 --wave-dir "$tmp" --junit "$tmp/cosim.xml"
+  if grep -q "MISMATCH, seed 7" "$tmp/err" && grep -q "reproduce: stu cosim --block coalescer_broken --seed 7 --txns 4" "$tmp/err" &&
+     [[ -s "$tmp/cosim_coalescer_broken_seed7.fst" ]] && grep -q 'tests="1" failures="1"' "$tmp/cosim.xml"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL stu cosim failure report, waveform or junit:"
+    sed 's/^/  | /' "$tmp/err" | head -8
+  fi
+  expect_status "stu run --on rtl of a passing test" 0 "$stu" run --on rtl "$root/tests/sts/coalesce_u32.sts"
+  # The same test on either model reads the same: failures, and the final memory image.
+  compare_run "stu run --on rtl failed expectations (as on golden)" run_failing.expected --on rtl run_failing.sts
+  (cd "$here" && "$stu" run -q --on rtl --dump "$tmp/image_rtl" dump.sts) >/dev/null 2>&1
+  same_file "stu run --on rtl --dump image (as on golden)" "$here/dump.expected.img" "$tmp/image_rtl"
+  expect_status "stu run --on rtl of failing expectations" 1 "$stu" run --on rtl "$here/run_failing.sts"
+  expect_status "stu run --on an unknown model" 2 "$stu" run --on tlm "$root/tests/sts/coalesce_u32.sts"
+fi
+
 echo "$pass passed, $fail failed"
 ((fail == 0))
