@@ -145,39 +145,41 @@ module stu_l2_wslice
   logic [LineNumBits-1:0] line_num;
   logic [Ways-1:0]        hit_way;
   logic                   hit;
-  logic [WayBits-1:0]     way_hit, way_vict, way;
+  logic [WayBits-1:0]     way;
   logic [IdxBits-1:0]     idx;
-  // Replacement key of each way: 0 when free, else {1, class, stamp} (golden's
-  // (class + 1) << 56 | stamp orders the same way).
-  logic [StampBits+2:0]   key [Ways];
-  logic [StampBits+2:0]   best_key;
 
+  // The ways of the request's set, for the shared way selection (hit, else the victim).
+  logic [Ways-1:0]                  set_present;
+  logic [Ways-1:0][LineNumBits-1:0] set_tags;
+  evict_class_e [Ways-1:0]          set_cls;
+  logic [Ways-1:0][StampBits-1:0]   set_stamps;
   always_comb begin
     line_num = req_i.line[63:$clog2(LineBytes)];
     set      = SetBits'(line_num) & cfg_set_mask_i;
-    hit_way  = '0;
-    way_hit  = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
-      if ((WayBits+1)'(w) < cfg_ways_i && present_q[{set, WayBits'(w)}] && tag_q[{set, WayBits'(w)}] == line_num) begin
-        hit_way[w] = 1'b1;
-        way_hit    = WayBits'(w);
-      end
+      set_present[w] = present_q[{set, WayBits'(w)}];
+      set_tags[w]    = tag_q[{set, WayBits'(w)}];
+      set_cls[w]     = cls_q[{set, WayBits'(w)}];
+      set_stamps[w]  = stamp_q[{set, WayBits'(w)}];
     end
-    hit = |hit_way;
-    // Victim: smallest key, lowest way on ties (only free ways tie); only the ways in use.
-    way_vict = '0;
-    best_key = '1;
-    for (int unsigned w = 0; w < Ways; w++) begin
-      key[w] = present_q[{set, WayBits'(w)}]
-             ? {1'b1, cls_q[{set, WayBits'(w)}], stamp_q[{set, WayBits'(w)}]} : '0;
-      if ((WayBits+1)'(w) < cfg_ways_i && (w == 0 || key[w] < best_key)) begin
-        best_key = key[w];
-        way_vict = WayBits'(w);
-      end
-    end
-    way = hit ? way_hit : way_vict;
-    idx = {set, way};
   end
+
+  stu_cache_way_select #(
+    .Ways     (Ways),
+    .TagBits  (LineNumBits),
+    .StampBits(StampBits)
+  ) u_way_select (
+    .cfg_ways_i,
+    .tag_i     (line_num),
+    .present_i (set_present),
+    .tags_i    (set_tags),
+    .cls_i     (set_cls),
+    .stamps_i  (set_stamps),
+    .hit_ways_o(hit_way),
+    .hit_o     (hit),
+    .way_o     (way)
+  );
+  assign idx = {set, way};
 
   ///////////////////////
   // Write and results //

@@ -347,6 +347,15 @@ class RtlModel final : public RtlStoreModel {
       dut_->trace(fst_.get(), 99);
       fst_->open(trace->path.c_str());
     }
+    // Every input valid low before reset: X-randomisation starts the inputs at random values
+    // too, and a stray in_valid_i would start a warp during the configuration cycles.
+    dut_->in_valid_i = 0;
+    dut_->reg_valid_i = 0;
+    dut_->cfg_valid_i = 0;
+    dut_->alloc_rsp_valid_i = 0;
+    dut_->mbar_rd_rsp_valid_i = 0;
+    dut_->req_ready_i = dut_->ev_ready_i = dut_->tm_ready_i = 0;
+    dut_->mbar_wr_ready_i = dut_->st_ready_i = 0;
     dut_->rst_ni = 0;
     dut_->clk_i = 0;
     dut_->eval();
