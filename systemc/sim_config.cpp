@@ -1,0 +1,473 @@
+// SimConfig: presets, JSON loading, validation, JSON writing (see sim_config.h, docs/tlm.md).
+//
+// One table (fields()) names every parameter with its key path, type and range; loading,
+// validation, equality and writing all walk it, so a parameter is declared once.
+#include "sim_config.h"
+
+#include <fstream>
+#include <sstream>
+#include <utility>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+namespace stu::sim {
+namespace {
+
+using Json = nlohmann::json;
+
+// --- the field table --------------------------------------------------------------------
+
+struct Range {
+  std::uint64_t min = 0;
+  std::uint64_t max = 0;
+  bool pow2 = false;
+};
+
+struct EnumName {
+  std::uint8_t value;
+  const char* name;
+};
+
+constexpr EnumName kSliceHashNames[] = {{std::uint8_t(SliceHash::Modulo), "modulo"},
+                                        {std::uint8_t(SliceHash::XorFold), "xor_fold"}};
+constexpr EnumName kModeNames[] = {{std::uint8_t(SimMode::Lt), "lt"},
+                                   {std::uint8_t(SimMode::At), "at"}};
+
+struct EnumRef {
+  std::uint8_t* value;
+  const EnumName* names;
+  std::size_t count;
+};
+
+using FieldPtr = std::variant<std::uint32_t*, std::uint64_t*, bool*, EnumRef>;
+
+struct Field {
+  const char* section;
+  const char* key;
+  FieldPtr ptr;
+  Range range;
+  std::string path() const { return std::string(section) + "." + key; }
+};
+
+template <class E, std::size_t N>
+EnumRef enum_ref(E& e, const EnumName (&names)[N]) {
+  return {reinterpret_cast<std::uint8_t*>(&e), names, N};
+}
+
+constexpr std::uint64_t kKiB = 1024;
+constexpr std::uint64_t kMiB = kKiB * 1024;
+
+// Every parameter of `c`, in the order to_json writes them.
+std::vector<Field> fields(SimConfig& c) {
+  const Range lat{1, 100000};
+  return {
+      {"clock", "core_mhz", &c.clock.core_mhz, {100, 10000}},
+      {"lsu", "issue_width", &c.lsu.issue_width, {1, 8}},
+      {"lsu", "outstanding_stores", &c.lsu.outstanding_stores, {1, 4096}},
+      {"l1", "bytes", &c.l1.bytes, {golden::kLineBytes, golden::CacheGeometry::kMaxBytes, true}},
+      {"l1", "ways", &c.l1.ways, {1, golden::CacheGeometry::kMaxWays, true}},
+      {"l1", "hit_latency", &c.l1.hit_latency, lat},
+      {"l1", "bytes_per_clk", &c.l1.bytes_per_clk, {1, 4096}},
+      {"l1", "tag_lookups_per_clk", &c.l1.tag_lookups_per_clk, {1, 64}},
+      {"l1", "write_buffer_entries", &c.l1.write_buffer_entries, {1, 64}},
+      {"xbar", "latency", &c.xbar.latency, lat},
+      {"xbar", "bytes_per_clk", &c.xbar.bytes_per_clk, {1, 4096}},
+      {"l2", "slices", &c.l2.slices, {1, 128}},
+      {"l2", "slice_hash", enum_ref(c.l2.slice_hash, kSliceHashNames), {}},
+      {"l2",
+       "slice_bytes",
+       &c.l2.slice_bytes,
+       {golden::kLineBytes, golden::CacheGeometry::kMaxBytes, true}},
+      {"l2", "ways", &c.l2.ways, {1, golden::CacheGeometry::kMaxWays, true}},
+      {"l2", "hit_latency", &c.l2.hit_latency, lat},
+      {"l2", "bytes_per_clk", &c.l2.bytes_per_clk, {1, 1u << 20}},
+      {"dram", "latency", &c.dram.latency, lat},
+      {"dram", "gbytes_per_s", &c.dram.gbytes_per_s, {1, 1000000}},
+      {"dram", "banks", &c.dram.banks, {1, 1024, true}},
+      {"dram", "burst_bytes", &c.dram.burst_bytes, {8, 256, true}},
+      {"shared", "banks", &c.shared.banks, {1, 64, true}},
+      {"shared", "bank_bytes", &c.shared.bank_bytes, {1, 16, true}},
+      {"shared", "latency", &c.shared.latency, lat},
+      {"dsmem", "enabled", &c.dsmem.enabled, {}},
+      {"dsmem", "latency", &c.dsmem.latency, lat},
+      {"dsmem", "bytes_per_clk", &c.dsmem.bytes_per_clk, {1, 4096}},
+      {"tmem", "enabled", &c.tmem.enabled, {}},
+      {"tmem", "write_gbytes_per_s", &c.tmem.write_gbytes_per_s, {1, 1000000}},
+      {"mbarrier", "latency", &c.mbarrier.latency, lat},
+      {"sim", "mode", enum_ref(c.sim.mode, kModeNames), {}},
+      {"sim", "quantum_cycles", &c.sim.quantum_cycles, {1, 100000000}},
+  };
+}
+
+bool is_pow2(std::uint64_t v) { return v && !(v & (v - 1)); }
+
+std::string range_text(const Range& r) {
+  std::string s = r.pow2 ? "must be a power of two in " : "must be in ";
+  return s + std::to_string(r.min) + ".." + std::to_string(r.max);
+}
+
+std::optional<std::string> check_range(const Range& r, std::uint64_t v) {
+  if (v < r.min || v > r.max || (r.pow2 && !is_pow2(v))) {
+    return range_text(r) + ", got " + std::to_string(v);
+  }
+  return std::nullopt;
+}
+
+std::string enum_choices(const EnumRef& e) {
+  std::string s;
+  for (std::size_t i = 0; i < e.count; ++i) {
+    s += (i ? ", \"" : "\"") + std::string(e.names[i].name) + "\"";
+  }
+  return s;
+}
+
+const char* enum_name(const EnumRef& e) {
+  for (std::size_t i = 0; i < e.count; ++i) {
+    if (e.names[i].value == *e.value) return e.names[i].name;
+  }
+  return "?";
+}
+
+std::uint64_t value_of(const FieldPtr& p) {
+  if (auto* u = std::get_if<std::uint32_t*>(&p)) return **u;
+  if (auto* u = std::get_if<std::uint64_t*>(&p)) return **u;
+  if (auto* b = std::get_if<bool*>(&p)) return **b;
+  return *std::get<EnumRef>(p).value;
+}
+
+// --- the presets ------------------------------------------------------------------------
+// Each value's source is in docs/tlm.md; "(microbench)" lines are ../shared/spec/microbench.md,
+// "(assumption)" values are stu's own, where the spec gives nothing.
+
+SimConfig common_assumptions() {
+  SimConfig c;
+  c.lsu = {1, 32};                       // assumption
+  c.l1.ways = 4;                         // assumption (golden default)
+  c.l1.tag_lookups_per_clk = 4;          // microbench: "looks up 4 sets x 4 sectors per cycle"
+  c.l1.write_buffer_entries = 8;         // assumption (golden default)
+  c.xbar = {20, 64};                     // assumption
+  c.l2.slice_hash = SliceHash::XorFold;  // assumption
+  c.l2.ways = 16;                        // assumption (golden default)
+  c.dram.banks = 16;                     // assumption
+  c.dram.burst_bytes = 32;               // assumption: one sector
+  c.shared.banks = 32;                   // microbench: 128 B/clk shared = 32 x 4 B
+  c.shared.bank_bytes = 4;
+  c.mbarrier.latency = 16;      // assumption
+  c.sim = {SimMode::Lt, 1000};  // assumption
+  return c;
+}
+
+SimConfig preset_a100() {
+  SimConfig c = common_assumptions();
+  c.preset = "a100";
+  c.clock.core_mhz = 1410;        // assumption (vendor boost clock)
+  c.l1.bytes = 64 * kKiB;         // assumption: 192 KB L1+shared, 128 KB carved to shared
+  c.l1.hit_latency = 38;          // microbench: A100 PCIe, Luo et al. 2024
+  c.l1.bytes_per_clk = 120;       // microbench: ~100-120 B/clk L1 (upper end)
+  c.l2.slices = 80;               // microbench: 2 partitions x 40 slices
+  c.l2.slice_bytes = 512 * kKiB;  // microbench: x 512 KB
+  c.l2.hit_latency = 262;         // microbench: Luo et al. 2024
+  c.l2.bytes_per_clk = 5120;      // microbench: 5120 B/clk (whitepaper)
+  c.dram.latency = 466;           // microbench: Luo et al. 2024
+  c.dram.gbytes_per_s = 1600;     // microbench: 1.4-1.8 TB/s (middle)
+  c.shared.latency = 29;          // microbench: Luo et al. 2024
+  c.dsmem = {false, 200, 32};     // no clusters on sm_80; values as h100 (assumption)
+  c.tmem = {false, 8000};         // no TMEM on sm_80; value as b200
+  return c;
+}
+
+SimConfig preset_h100() {
+  SimConfig c = common_assumptions();
+  c.preset = "h100";
+  c.clock.core_mhz = 1980;        // assumption (vendor boost clock)
+  c.l1.bytes = 128 * kKiB;        // assumption: 256 KB L1+shared, 128 KB carved to shared
+  c.l1.hit_latency = 41;          // microbench: H100 SXM, public reproduction of Luo et al.
+  c.l1.bytes_per_clk = 128;       // microbench: H800 PCIe ~126 B/clk, rounded to 4 sectors
+  c.l2.slices = 80;               // microbench: GPGPU-Sim H100, 80 L2 slices
+  c.l2.slice_bytes = 512 * kKiB;  // assumption: 640 KB (GPGPU-Sim) is no power of two
+  c.l2.hit_latency = 272;         // microbench
+  c.l2.bytes_per_clk = 4500;      // microbench: 4200-4800 B/clk (middle)
+  c.dram.latency = 484;           // microbench: ~484
+  c.dram.gbytes_per_s = 3000;     // microbench: ~3.0 TB/s measured
+  c.shared.latency = 29;          // microbench
+  c.dsmem = {true, 200, 32};      // assumption
+  c.tmem = {false, 8000};         // no TMEM on sm_90; value as b200
+  return c;
+}
+
+SimConfig preset_b200() {
+  SimConfig c = common_assumptions();
+  c.preset = "b200";
+  c.clock.core_mhz = 1965;      // assumption (vendor boost clock)
+  c.l1.bytes = 128 * kKiB;      // assumption: as h100 (256 KB L1+shared)
+  c.l1.hit_latency = 40;        // microbench: ~40
+  c.l1.bytes_per_clk = 128;     // assumption: as h100
+  c.l2.slices = 128;            // assumption
+  c.l2.slice_bytes = 1 * kMiB;  // assumption: 128 x 1 MiB ~ 126 MB (microbench, GB200)
+  c.l2.hit_latency = 295;       // microbench: ~295
+  c.l2.bytes_per_clk = 4500;    // assumption: as h100
+  c.dram.latency = 860;         // microbench: ~860 (another source: ~420)
+  c.dram.gbytes_per_s = 7500;   // microbench: ~7.5 TB/s triad
+  c.shared.latency = 29;        // assumption: as h100
+  c.dsmem = {true, 200, 32};    // assumption
+  c.tmem = {true, 8000};        // microbench: TMEM write ~8 TB/s/SM
+  return c;
+}
+
+// --- JSON -------------------------------------------------------------------------------
+
+std::string json_brief(const Json& v) {
+  std::string s = v.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return std::string(v.type_name()) + " " + s;
+}
+
+// Sets one field from a JSON value, or says why not.
+std::optional<std::string> assign(const Field& f, const Json& v) {
+  if (auto* e = std::get_if<EnumRef>(&f.ptr)) {
+    if (!v.is_string()) return "must be one of " + enum_choices(*e) + ", got " + json_brief(v);
+    const std::string s = v.get<std::string>();
+    for (std::size_t i = 0; i < e->count; ++i) {
+      if (s == e->names[i].name) {
+        *e->value = e->names[i].value;
+        return std::nullopt;
+      }
+    }
+    return "must be one of " + enum_choices(*e) + ", got \"" + s + "\"";
+  }
+  if (auto* b = std::get_if<bool*>(&f.ptr)) {
+    if (!v.is_boolean()) return "must be true or false, got " + json_brief(v);
+    **b = v.get<bool>();
+    return std::nullopt;
+  }
+  if (!v.is_number_integer()) return "must be an integer, got " + json_brief(v);
+  if (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) {
+    return range_text(f.range) + ", got " + std::to_string(v.get<std::int64_t>());
+  }
+  const std::uint64_t u = v.get<std::uint64_t>();
+  if (auto why = check_range(f.range, u)) return why;
+  if (auto* p = std::get_if<std::uint32_t*>(&f.ptr)) {
+    **p = static_cast<std::uint32_t>(u);  // every u32 range is below 2^32
+  } else {
+    *std::get<std::uint64_t*>(f.ptr) = u;
+  }
+  return std::nullopt;
+}
+
+std::string known_keys(const std::vector<Field>& fs, const std::string& section) {
+  std::string s;
+  for (const Field& f : fs) {
+    if (section == f.section) s += std::string(s.empty() ? "" : ", ") + f.key;
+  }
+  return s;
+}
+
+std::string section_list(const std::vector<Field>& fs) {
+  std::vector<std::string> names{"preset"};
+  for (const Field& f : fs) {
+    if (names.back() != f.section) names.emplace_back(f.section);
+  }
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+// 1-based line and column of a byte offset.
+std::pair<std::size_t, std::size_t> line_col(std::string_view text, std::size_t offset) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return {line, col};
+}
+
+}  // namespace
+
+// --- public -----------------------------------------------------------------------------
+
+bool operator==(const SimConfig& a, const SimConfig& b) {
+  SimConfig x = a, y = b;
+  const auto fx = fields(x), fy = fields(y);
+  for (std::size_t i = 0; i < fx.size(); ++i) {
+    if (value_of(fx[i].ptr) != value_of(fy[i].ptr)) return false;
+  }
+  return a.preset == b.preset;
+}
+
+std::optional<SimConfig> preset(std::string_view name) {
+  if (name == "a100") return preset_a100();
+  if (name == "h100") return preset_h100();
+  if (name == "b200") return preset_b200();
+  return std::nullopt;
+}
+
+std::vector<std::string> preset_names() { return {"a100", "h100", "b200"}; }
+
+std::vector<ConfigError> validate(const SimConfig& c) {
+  std::vector<ConfigError> errs;
+  SimConfig copy = c;
+  for (const Field& f : fields(copy)) {
+    if (std::holds_alternative<bool*>(f.ptr)) continue;
+    if (const auto* e = std::get_if<EnumRef>(&f.ptr)) {
+      if (std::string(enum_name(*e)) == "?") {
+        errs.push_back({f.path(), "must be one of " + enum_choices(*e)});
+      }
+      continue;
+    }
+    if (auto why = check_range(f.range, value_of(f.ptr))) errs.push_back({f.path(), *why});
+  }
+  if (!errs.empty()) return errs;  // the relations below assume every field in range
+
+  auto lines_needed = [&](const char* key, std::uint64_t bytes, std::uint32_t ways,
+                          const char* ways_key) {
+    if (bytes < golden::kLineBytes * std::uint64_t(ways)) {
+      errs.push_back({key, "must be at least 128 x " + std::string(ways_key) + " = " +
+                               std::to_string(golden::kLineBytes * ways) + ", got " +
+                               std::to_string(bytes)});
+    }
+  };
+  lines_needed("l1.bytes", c.l1.bytes, c.l1.ways, "l1.ways");
+  lines_needed("l2.slice_bytes", c.l2.slice_bytes, c.l2.ways, "l2.ways");
+
+  if (c.l2.hit_latency <= c.l1.hit_latency + 2 * std::uint64_t(c.xbar.latency)) {
+    errs.push_back({"l2.hit_latency", "must exceed l1.hit_latency + 2 x xbar.latency = " +
+                                          std::to_string(c.l1.hit_latency + 2 * c.xbar.latency) +
+                                          ", got " + std::to_string(c.l2.hit_latency)});
+  }
+  if (c.dram.latency <= c.l2.hit_latency) {
+    errs.push_back(
+        {"dram.latency", "must exceed l2.hit_latency = " + std::to_string(c.l2.hit_latency) +
+                             ", got " + std::to_string(c.dram.latency)});
+  }
+  if (errs.empty()) {
+    // The golden cache piece holds the L1/L2 state: it must accept the geometry too.
+    const std::string why = hierarchy_of(c).check();
+    if (!why.empty()) errs.push_back({"l1", why});
+  }
+  return errs;
+}
+
+ConfigLoad load_config(std::string_view text) {
+  ConfigLoad out;
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    // nlohmann's byte is one past the offending character.
+    const auto [line, col] = line_col(text, e.byte ? e.byte - 1 : 0);
+    std::string what = e.what();
+    const auto colon = what.find(": ", what.find("parse error"));
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    out.errors.push_back(
+        {"", "line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what});
+    return out;
+  }
+  if (!doc.is_object()) {
+    out.errors.push_back({"", "the configuration must be a JSON object, got " + json_brief(doc)});
+    return out;
+  }
+
+  std::string base = "h100";
+  if (auto it = doc.find("preset"); it != doc.end()) {
+    if (!it->is_string()) {
+      out.errors.push_back({"preset", "must be a string, got " + json_brief(*it)});
+    } else {
+      base = it->get<std::string>();
+    }
+  }
+  auto start = preset(base);
+  if (!start) {
+    out.errors.push_back(
+        {"preset", "must be one of \"a100\", \"h100\", \"b200\", got \"" + base + "\""});
+    start = preset("h100");
+  }
+  out.config = *start;
+
+  const std::vector<Field> fs = fields(out.config);
+  for (const auto& [section, body] : doc.items()) {
+    if (section == "preset") continue;
+    bool known = false;
+    for (const Field& f : fs) known = known || section == f.section;
+    if (!known) {
+      out.errors.push_back({section, "unknown key (known: " + section_list(fs) + ")"});
+      continue;
+    }
+    if (!body.is_object()) {
+      out.errors.push_back({section, "must be an object, got " + json_brief(body)});
+      continue;
+    }
+    for (const auto& [key, value] : body.items()) {
+      const Field* field = nullptr;
+      for (const Field& f : fs) {
+        if (section == f.section && key == f.key) field = &f;
+      }
+      const std::string path = section + "." + key;
+      if (!field) {
+        out.errors.push_back({path, "unknown key (known: " + known_keys(fs, section) + ")"});
+        continue;
+      }
+      if (auto why = assign(*field, value)) out.errors.push_back({path, *why});
+    }
+  }
+  if (out.errors.empty()) out.errors = validate(out.config);
+  return out;
+}
+
+ConfigLoad load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ConfigLoad out;
+    out.errors.push_back({"", path + ": cannot read the file"});
+    return out;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  ConfigLoad out = load_config(text.str());
+  for (ConfigError& e : out.errors) {
+    if (e.key.empty()) e.message = path + ": " + e.message;
+  }
+  return out;
+}
+
+std::string to_json(const SimConfig& c, int indent) {
+  nlohmann::ordered_json doc = nlohmann::ordered_json::object();  // the table's order
+  doc["preset"] = c.preset;
+  SimConfig copy = c;
+  for (const Field& f : fields(copy)) {
+    nlohmann::ordered_json& slot = doc[f.section][f.key];
+    if (const auto* e = std::get_if<EnumRef>(&f.ptr)) {
+      slot = enum_name(*e);
+    } else if (const auto* b = std::get_if<bool*>(&f.ptr)) {
+      slot = **b;
+    } else {
+      slot = value_of(f.ptr);
+    }
+  }
+  return doc.dump(indent);
+}
+
+golden::HierarchyConfig hierarchy_of(const SimConfig& c) {
+  golden::HierarchyConfig h;
+  h.l1 = {c.l1.bytes, c.l1.ways};
+  h.l2 = {c.l2.slice_bytes, c.l2.ways};
+  h.write_buffer = c.l1.write_buffer_entries;
+  return h;
+}
+
+std::uint32_t l2_slice_of(const L2Config& l2, std::uint64_t addr) {
+  const std::uint64_t line = addr >> 7;
+  std::uint64_t h = line;
+  if (l2.slice_hash == SliceHash::XorFold) {
+    h = 0;
+    for (std::uint64_t x = line; x; x >>= 16) h ^= x & 0xFFFF;
+  }
+  return l2.slices ? static_cast<std::uint32_t>(h % l2.slices) : 0;
+}
+
+}  // namespace stu::sim

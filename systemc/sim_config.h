@@ -1,0 +1,155 @@
+// The parameters of the TLM-2.0 performance model (`stu sim`): one value type, the presets
+// a100 / h100 / b200, JSON loading with validation, and writing the effective configuration
+// back as JSON.
+//
+// This header needs no SystemC: the configuration is plain data, built as its own library
+// (stu_sim_config) so the unit tests check it without a SystemC kernel. Every parameter, its
+// unit and the source of each preset value are listed in docs/tlm.md ("Configuration").
+//
+// Latencies are in core clock cycles and are the published end-to-end load latencies of
+// ../shared/spec/microbench.md (pointer chase); the modules split them (docs/tlm.md):
+//   crossbar one way       xbar.latency
+//   L2 slice own time      l2.hit_latency - l1.hit_latency - 2 * xbar.latency
+//   DRAM beyond the L2     dram.latency - l2.hit_latency
+// validate() checks that each of these is positive.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stu/golden/cache.h"
+
+namespace stu::sim {
+
+enum class SliceHash : std::uint8_t {
+  Modulo,   // slice = (addr >> 7) % slices
+  XorFold,  // slice = (xor of the 16-bit chunks of addr >> 7) % slices
+};
+
+enum class SimMode : std::uint8_t { Lt, At };  // loosely / approximately timed
+
+struct ClockConfig {
+  std::uint32_t core_mhz = 0;
+};
+
+struct LsuConfig {
+  std::uint32_t issue_width = 0;         // warp store instructions accepted per cycle
+  std::uint32_t outstanding_stores = 0;  // stores in flight per SM before the LSU stalls
+};
+
+struct L1Config {
+  std::uint64_t bytes = 0;  // L1 data capacity left to the cache (power of two)
+  std::uint32_t ways = 0;
+  std::uint32_t hit_latency = 0;           // cycles
+  std::uint32_t bytes_per_clk = 0;         // L1 write bandwidth per SM
+  std::uint32_t tag_lookups_per_clk = 0;   // sets looked up per cycle
+  std::uint32_t write_buffer_entries = 0;  // L1 -> L2 write buffer
+};
+
+struct XbarConfig {
+  std::uint32_t latency = 0;        // cycles, one way SM -> L2 slice
+  std::uint32_t bytes_per_clk = 0;  // per SM port
+};
+
+struct L2Config {
+  std::uint32_t slices = 0;
+  SliceHash slice_hash = SliceHash::XorFold;
+  std::uint64_t slice_bytes = 0;  // power of two
+  std::uint32_t ways = 0;
+  std::uint32_t hit_latency = 0;    // cycles, end to end as published
+  std::uint32_t bytes_per_clk = 0;  // all slices together
+};
+
+struct DramConfig {
+  std::uint32_t latency = 0;  // cycles, end to end as published
+  std::uint32_t gbytes_per_s = 0;
+  std::uint32_t banks = 0;
+  std::uint32_t burst_bytes = 0;
+};
+
+struct SharedConfig {
+  std::uint32_t banks = 0;
+  std::uint32_t bank_bytes = 0;
+  std::uint32_t latency = 0;  // cycles
+};
+
+struct DsmemConfig {
+  bool enabled = false;       // thread-block clusters exist (sm_90 and later)
+  std::uint32_t latency = 0;  // cycles, SM to peer SM
+  std::uint32_t bytes_per_clk = 0;
+};
+
+struct TmemConfig {
+  bool enabled = false;                  // tensor memory exists (sm_100 and later)
+  std::uint32_t write_gbytes_per_s = 0;  // per SM
+};
+
+struct MbarrierConfig {
+  std::uint32_t latency = 0;  // cycles, arrive / complete-tx update
+};
+
+struct RunConfig {
+  SimMode mode = SimMode::Lt;
+  std::uint32_t quantum_cycles = 0;  // LT: tlm_quantumkeeper global quantum
+};
+
+struct SimConfig {
+  std::string preset;  // the preset the values started from
+  ClockConfig clock;
+  LsuConfig lsu;
+  L1Config l1;
+  XbarConfig xbar;
+  L2Config l2;
+  DramConfig dram;
+  SharedConfig shared;
+  DsmemConfig dsmem;
+  TmemConfig tmem;
+  MbarrierConfig mbarrier;
+  RunConfig sim;
+};
+
+bool operator==(const SimConfig& a, const SimConfig& b);
+inline bool operator!=(const SimConfig& a, const SimConfig& b) { return !(a == b); }
+
+// One problem, at a full key path: str() is "l2.slices: must be in 1..128, got 0".
+// The key is empty for a problem with the document itself (malformed JSON).
+struct ConfigError {
+  std::string key;
+  std::string message;
+  std::string str() const { return key.empty() ? message : key + ": " + message; }
+};
+
+// What loading gives: the configuration when `errors` is empty.
+struct ConfigLoad {
+  SimConfig config;
+  std::vector<ConfigError> errors;
+  bool ok() const { return errors.empty(); }
+};
+
+// "a100", "h100", "b200"; std::nullopt for any other name.
+std::optional<SimConfig> preset(std::string_view name);
+std::vector<std::string> preset_names();
+
+// Every problem of a configuration (ranges, then relations between fields); empty when valid.
+std::vector<ConfigError> validate(const SimConfig& c);
+
+// Parses a JSON document: {"preset": "h100", "l2": {"slices": 48}, ...}. The preset (default
+// "h100") gives every value, the sections override them. Never throws: malformed JSON is one
+// error "line L, column C: ...", every unknown key, wrong type and bad value is reported.
+ConfigLoad load_config(std::string_view json_text);
+// The same from a file; a file that cannot be read is an error naming it.
+ConfigLoad load_config_file(const std::string& path);
+
+// The effective configuration as JSON, every key written, loadable by load_config.
+std::string to_json(const SimConfig& c, int indent = 2);
+
+// The golden cache piece's configuration for the L1, write buffer and one L2 slice.
+golden::HierarchyConfig hierarchy_of(const SimConfig& c);
+
+// The L2 slice that owns the line of `addr`.
+std::uint32_t l2_slice_of(const L2Config& l2, std::uint64_t addr);
+
+}  // namespace stu::sim
