@@ -1,0 +1,80 @@
+// StoreExtension: what a store transaction carries that the TLM-2.0 generic payload lacks.
+//
+// The payload itself carries the address, the data, the byte enables and the command (always
+// TLM_WRITE_COMMAND for a store). The extension adds the ordering (semantics, scope, release,
+// mmio, volatile, async: golden::Ordering), the cache attributes (cache operator, L1/L2
+// eviction priority, the decoded cache policy: golden::CacheAttrs), who issued it (CTA, warp,
+// instruction id), the lanes it serves and its store class for latency statistics.
+// Header-only; docs/tlm.md lists the fields.
+#pragma once
+
+#include <cstdint>
+
+#include <tlm>
+
+#include "stu/golden/executor.h"
+
+namespace stu::sim {
+
+// The store class a latency statistic is kept under.
+enum class StoreClass : std::uint8_t {
+  Global,  // STG / ST.E to global memory
+  Shared,  // STS to the own CTA's shared memory
+  Dsmem,   // ST.E / STAS to a peer CTA's shared memory (cluster network)
+  Local,   // STL (local / param)
+  Tmem,    // STTM (tcgen05.st)
+  Mmio,    // STG.E.MMIO.SYS
+};
+
+struct StoreExtension : tlm::tlm_extension<StoreExtension> {
+  golden::Ordering order;
+  golden::CacheAttrs cache;
+  std::uint32_t cta = 0;        // CTA id (rank within the cluster for DSMEM)
+  std::uint32_t warp = 0;       // warp id within the SM
+  std::uint64_t instr_id = 0;   // unique per issued warp instruction
+  std::uint32_t lane_mask = 0;  // lanes whose bytes this transaction carries
+  StoreClass store_class = StoreClass::Global;
+
+  tlm::tlm_extension_base* clone() const override { return new StoreExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const StoreExtension&>(other);
+  }
+};
+
+inline const char* store_class_name(StoreClass c) {
+  switch (c) {
+    case StoreClass::Global:
+      return "global";
+    case StoreClass::Shared:
+      return "shared";
+    case StoreClass::Dsmem:
+      return "dsmem";
+    case StoreClass::Local:
+      return "local";
+    case StoreClass::Tmem:
+      return "tmem";
+    case StoreClass::Mmio:
+      return "mmio";
+  }
+  return "?";
+}
+
+// Attaches a copy of `ext` to `trans` (replacing one already there) with set_extension, so the
+// payload owns it and frees it; use with payloads that are not pooled (no memory manager), or
+// release it before the payload is reused.
+inline void attach_store(tlm::tlm_generic_payload& trans, const StoreExtension& ext) {
+  StoreExtension* own = nullptr;
+  trans.get_extension(own);
+  if (own) {
+    own->copy_from(ext);
+  } else {
+    trans.set_extension(static_cast<StoreExtension*>(ext.clone()));
+  }
+}
+
+// The store attributes of `trans`, or nullptr when it carries none.
+inline const StoreExtension* store_of(const tlm::tlm_generic_payload& trans) {
+  return trans.get_extension<StoreExtension>();
+}
+
+}  // namespace stu::sim
