@@ -50,6 +50,7 @@ struct Field {
   std::string path() const { return std::string(section) + "." + key; }
 };
 
+// An enum field is read and written as its underlying uint8_t (unsigned char may alias it).
 template <class E, std::size_t N>
 EnumRef enum_ref(E& e, const EnumName (&names)[N]) {
   return {reinterpret_cast<std::uint8_t*>(&e), names, N};
@@ -458,6 +459,12 @@ golden::HierarchyConfig hierarchy_of(const SimConfig& c) {
   h.l2 = {c.l2.slice_bytes, c.l2.ways};
   h.write_buffer = c.l1.write_buffer_entries;
   return h;
+}
+
+double cycle_ns(const ClockConfig& clock) { return 1000.0 / clock.core_mhz; }
+
+double bytes_per_cycle(std::uint32_t gbytes_per_s, const ClockConfig& clock) {
+  return double(gbytes_per_s) * 1000.0 / clock.core_mhz;  // 1e9 B/s over 1e6 cycles/s
 }
 
 std::uint32_t l2_slice_of(const L2Config& l2, std::uint64_t addr) {

@@ -149,6 +149,11 @@ std::string to_json(const SimConfig& c, int indent = 2);
 // The golden cache piece's configuration for the L1, write buffer and one L2 slice.
 golden::HierarchyConfig hierarchy_of(const SimConfig& c);
 
+// Unit conversions the modules need: one core cycle in nanoseconds, and a bandwidth in GB/s
+// (DRAM, TMEM) as bytes per core cycle.
+double cycle_ns(const ClockConfig& clock);
+double bytes_per_cycle(std::uint32_t gbytes_per_s, const ClockConfig& clock);
+
 // The L2 slice that owns the line of `addr`.
 std::uint32_t l2_slice_of(const L2Config& l2, std::uint64_t addr);
 

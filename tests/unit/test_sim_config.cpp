@@ -3,6 +3,8 @@
 // its key path, the JSON round trip, the golden cache geometry and the L2 slice hash.
 #include "sim_config.h"
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -228,6 +230,28 @@ TEST(SimConfigLoad, DramFasterThanL2_bad) {
             "dram.latency: must exceed l2.hit_latency = 272, got 100");
 }
 
+TEST(SimConfigLoad, ExampleFile) {
+  const ConfigLoad r = load_config_file(STU_SOURCE_DIR "/examples/sim/h100_48_slices.json");
+  ASSERT_TRUE(r.ok()) << r.errors[0].str();
+  EXPECT_EQ(r.config.preset, "h100");
+  EXPECT_EQ(r.config.l2.slices, 48u);
+  EXPECT_EQ(r.config.l2.slice_hash, SliceHash::Modulo);
+  EXPECT_EQ(r.config.sim.mode, SimMode::At);
+  EXPECT_EQ(r.config.dram.latency, 484u);
+}
+
+TEST(SimConfigLoad, MalformedFileNamesTheFile_bad) {
+  const std::string path = ::testing::TempDir() + "stu_sim_config_bad.json";
+  {
+    std::ofstream out(path);
+    out << "{\"l2\": }";
+  }
+  const ConfigLoad r = load_config_file(path);
+  std::remove(path.c_str());
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].str().rfind(path + ": line 1, column 8: ", 0), 0u) << r.errors[0].str();
+}
+
 TEST(SimConfigLoad, MissingFile_bad) {
   const ConfigLoad r = load_config_file("/nonexistent/stu-sim.json");
   ASSERT_EQ(r.errors.size(), 1u);
@@ -284,6 +308,16 @@ TEST(SimConfigUse, HierarchyOfH100) {
   EXPECT_EQ(h.l2.ways, 16u);
   EXPECT_EQ(h.write_buffer, 8u);
   EXPECT_EQ(h.check(), "");
+}
+
+TEST(SimConfigUse, CycleOfH100Is0p505Ns) {
+  EXPECT_NEAR(cycle_ns(must_preset("h100").clock), 1000.0 / 1980.0, 1e-12);  // 1980 MHz
+}
+
+TEST(SimConfigUse, DramBytesPerCycle) {
+  // a100: 1600 GB/s at 1410 MHz = 1600e9 / 1410e6 = 1134.75 B/clk
+  const SimConfig c = must_preset("a100");
+  EXPECT_NEAR(bytes_per_cycle(c.dram.gbytes_per_s, c.clock), 1134.7518, 1e-3);
 }
 
 TEST(SimConfigUse, SliceHashModulo) {
