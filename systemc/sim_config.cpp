@@ -219,6 +219,7 @@ SimConfig preset_b200() {
 // --- JSON -------------------------------------------------------------------------------
 
 std::string json_brief(const Json& v) {
+  if (v.is_null()) return "null";
   std::string s = v.dump();
   if (s.size() > 40) s = s.substr(0, 37) + "...";
   return std::string(v.type_name()) + " " + s;

@@ -158,6 +158,11 @@ TEST(SimConfigLoad, WrongTypeBool_bad) {
             "dsmem.enabled: must be true or false, got number 1");
 }
 
+TEST(SimConfigLoad, WrongTypeNull_bad) {
+  EXPECT_EQ(only_error(R"({"sim": {"mode": null}})"),
+            "sim.mode: must be one of \"lt\", \"at\", got null");
+}
+
 TEST(SimConfigLoad, SectionNotAnObject_bad) {
   EXPECT_EQ(only_error(R"({"l2": 5})"), "l2: must be an object, got number 5");
 }
