@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -410,6 +411,64 @@ TEST(WorkloadSkip, OpcodeMapIsBounded) {
   EXPECT_EQ(s.total, SkipCounts::kMaxOpcodes + 10);
   EXPECT_EQ(s.by_opcode.size(), SkipCounts::kMaxOpcodes + 1);
   EXPECT_EQ(s.by_opcode.at("(other)"), 10u);
+}
+
+// Hostile input: seeded random byte edits of a good trace (and of a good .stut) never crash;
+// each read either succeeds or stops with one `FILE:...: error:` diagnostic.
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void mutate_and_read(const std::string& good, const std::string& path, bool stut) {
+  uint64_t seed = 0x9e3779b97f4a7c15u;
+  auto rnd = [&seed] {
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    return seed;
+  };
+  const char kBytes[] = "0123456789abcdefx -\n#=,.RSTGLE\x00\xff";
+  for (int round = 0; round < 400; ++round) {
+    std::string f = good;
+    for (uint64_t k = 1 + rnd() % 4; k > 0; --k) {
+      size_t at = rnd() % f.size();
+      switch (rnd() % 3) {
+        case 0:
+          f[at] = kBytes[rnd() % (sizeof kBytes - 1)];
+          break;
+        case 1:
+          f.erase(at, 1 + rnd() % 8);
+          break;
+        default:
+          f.insert(at, 1, kBytes[rnd() % (sizeof kBytes - 1)]);
+          break;
+      }
+      if (f.empty()) f = "x";
+    }
+    write_file(path, f);
+    auto src = stut ? open_stut(path) : open_traceg(path);
+    StoreRecord r;
+    uint64_t n = 0;
+    while (src->next(r)) ++n;
+    EXPECT_LE(n, 64u);
+    if (!src->ok()) {
+      EXPECT_EQ(src->error_text().rfind(path + ":", 0), 0u) << src->error_text();
+      EXPECT_NE(src->error_text().find(" error: "), std::string::npos);
+    }
+  }
+  std::remove(path.c_str());
+}
+
+TEST(WorkloadHostile, MutatedTracegNeverCrashes) {
+  mutate_and_read(slurp(kDir + "v4_modes.traceg"), temp_path("mutated.traceg"), false);
+}
+
+TEST(WorkloadHostile, MutatedStutNeverCrashes) {
+  const std::string good = temp_path("good.stut");
+  std::string err;
+  ASSERT_TRUE(convert_to_stut(kDir + "v4_modes.traceg", good, err)) << err;
+  std::string bytes = slurp(good);
+  std::remove(good.c_str());
+  mutate_and_read(bytes, temp_path("mutated.stut"), true);
 }
 
 }  // namespace
