@@ -128,6 +128,7 @@ bool LineReader::next(std::string_view& line) {
     size_t got = in_->read(buf_.data() + end_, buf_.size() - end_);
     if (got == 0) {
       if (!in_->error().empty()) {
+        ++line_no_;  // the line being read when the input failed
         error_ = in_->error();
         return false;
       }

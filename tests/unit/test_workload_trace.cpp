@@ -17,6 +17,9 @@ namespace {
 
 const std::string kDir = std::string(STU_SOURCE_DIR) + "/tests/data/traces/";
 
+std::string temp_path(const char* name);
+void write_file(const std::string& path, const std::string& text);
+
 std::vector<StoreRecord> read_all(StoreSource& s) {
   std::vector<StoreRecord> out;
   StoreRecord r;
@@ -159,6 +162,24 @@ TEST(WorkloadTraceg, TruncatedXzIsAnError) {
   EXPECT_NE(e.find(": error: truncated xz stream\n"), std::string::npos) << e;
 }
 
+TEST(WorkloadTraceg, NotXz) {
+  const std::string path = temp_path("not.traceg.xz");
+  write_file(path, "-accelsim tracer version = 4\n");
+  auto src = open_traceg(path);
+  read_all(*src);
+  EXPECT_EQ(src->error_text(), path + ":1: error: not an xz stream\n");
+  std::remove(path.c_str());
+}
+
+TEST(WorkloadTraceg, LineTooLong) {
+  const std::string path = temp_path("long.traceg");
+  write_file(path, "-accelsim tracer version = 4\n\n#" + std::string(kMaxLineBytes, 'x') + "\n");
+  auto src = open_traceg(path);
+  read_all(*src);
+  EXPECT_EQ(src->error_text(), path + ":3: error: line longer than 65536 bytes\n");
+  std::remove(path.c_str());
+}
+
 TEST(WorkloadTraceg, MissingFile) {
   auto src = open_traceg(kDir + "no-such.traceg");
   StoreRecord r;
@@ -224,7 +245,7 @@ TEST(WorkloadKernelsList, TwoKernelsAndCopies) {
 }
 
 std::string temp_path(const char* name) {
-  return std::string(STU_BINARY_DIR) + "/" + name + "." + std::to_string(::getpid());
+  return std::string(STU_BINARY_DIR) + "/workload." + std::to_string(::getpid()) + "." + name;
 }
 
 void write_file(const std::string& path, const std::string& text) {
