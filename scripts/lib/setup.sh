@@ -6,7 +6,7 @@
 STU_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$STU_ROOT" || exit 1
 
-STU_PACKAGES=(verilator libsystemc-dev libgtest-dev libbenchmark-dev zlib1g-dev
+STU_PACKAGES=(verilator libsystemc-dev libgtest-dev libbenchmark-dev zlib1g-dev liblzma-dev
               libcli11-dev nlohmann-json3-dev cmake g++ make pkg-config)
 
 stu_install_packages() {
