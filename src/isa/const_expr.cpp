@@ -467,29 +467,14 @@ class ConstParser {
       suffix_u = true;
       s.remove_suffix(1);
     }
-    unsigned base = 10;
-    size_t i = 0;
-    if (s.size() > 1 && s[0] == '0') {
-      if (s[1] == 'x' || s[1] == 'X') {
-        base = 16;
-        i = 2;
-      } else if (s[1] == 'b' || s[1] == 'B') {
-        base = 2;
-        i = 2;
-      } else {
-        base = 8;
-        i = 1;
-      }
-    }
-    if (i >= s.size() && base != 8) return syntax(t.loc, t.text);
+    const IntRadix r = int_literal_radix(s);
+    const unsigned base = r.base;
+    size_t i = r.digits;
+    if (i >= s.size()) return syntax(t.loc, t.text);
     uint64_t v = 0;
     bool wrapped = false;
     for (; i < s.size(); ++i) {
-      const char c = s[i];
-      unsigned d = 99;
-      if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-      if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-      if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+      const unsigned d = digit_value(s[i]);
       if (d >= base) return syntax(t.loc, t.text);
       if (static_cast<int64_t>(v) < 0) {
         d_.error(t.loc, "constant overflow: " + quote(t.text) + " does not fit in 64 bits");

@@ -159,6 +159,20 @@ Token Lexer::lex() {
   return t;
 }
 
+IntRadix int_literal_radix(std::string_view s) {
+  if (s.size() < 2 || s[0] != '0') return IntRadix{10, 0};
+  if (s[1] == 'x' || s[1] == 'X') return IntRadix{16, 2};
+  if (s[1] == 'b' || s[1] == 'B') return IntRadix{2, 2};
+  return IntRadix{8, 1};
+}
+
+unsigned digit_value(char c) {
+  if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0');
+  if (c >= 'a' && c <= 'f') return static_cast<unsigned>(c - 'a' + 10);
+  if (c >= 'A' && c <= 'F') return static_cast<unsigned>(c - 'A' + 10);
+  return 99;
+}
+
 bool parse_int_literal(std::string_view s, uint64_t& value) {
   bool overflow = false;
   return parse_int_literal_wrapping(s, value, overflow) && !overflow;
@@ -169,34 +183,13 @@ bool parse_int_literal_wrapping(std::string_view s, uint64_t& value, bool& overf
   if (s.empty()) return false;
   if (s.back() == 'U' || s.back() == 'u') s.remove_suffix(1);
   if (s.empty()) return false;
-  unsigned base = 10;
-  size_t i = 0;
-  if (s.size() > 1 && s[0] == '0') {
-    if (s[1] == 'x' || s[1] == 'X') {
-      base = 16;
-      i = 2;
-    } else if (s[1] == 'b' || s[1] == 'B') {
-      base = 2;
-      i = 2;
-    } else {
-      base = 8;
-      i = 1;
-    }
-    if (i >= s.size()) return false;
-  }
+  const IntRadix r = int_literal_radix(s);
+  const unsigned base = r.base;
+  size_t i = r.digits;
+  if (i >= s.size()) return false;
   uint64_t v = 0;
   for (; i < s.size(); ++i) {
-    char c = s[i];
-    unsigned d;
-    if (c >= '0' && c <= '9') {
-      d = static_cast<unsigned>(c - '0');
-    } else if (c >= 'a' && c <= 'f') {
-      d = static_cast<unsigned>(c - 'a' + 10);
-    } else if (c >= 'A' && c <= 'F') {
-      d = static_cast<unsigned>(c - 'A' + 10);
-    } else {
-      return false;
-    }
+    const unsigned d = digit_value(s[i]);
     if (d >= base) return false;
     if (v > (UINT64_MAX - d) / base) overflow = true;
     v = v * base + d;

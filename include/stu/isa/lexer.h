@@ -69,6 +69,17 @@ class Lexer {
   Loc unterminated_loc_;
 };
 
+// The radix of an integer literal's spelling (without its suffix): 0x/0X hex, 0b/0B binary, a
+// leading 0 octal, else decimal; and the index of its first digit. The one rule of PTX integer
+// spellings, used by the literal parser below and by the constant-expression evaluator.
+struct IntRadix {
+  unsigned base = 10;
+  size_t digits = 0;
+};
+IntRadix int_literal_radix(std::string_view s);
+// The value of a hex/decimal digit character; 99 for any other character.
+unsigned digit_value(char c);
+
 // Integer literal in PTX syntax (decimal, 0x hex, 0 octal, 0b binary, optional U suffix).
 // Returns false when the text is not an integer literal or does not fit in 64 bits.
 bool parse_int_literal(std::string_view text, uint64_t& value);
