@@ -148,35 +148,23 @@ module stu_l2_wslice
   logic [WayBits-1:0]     way;
   logic [IdxBits-1:0]     idx;
 
-  // The ways of the request's set, for the shared way selection (hit, else the victim).
-  logic [Ways-1:0]                  set_present;
-  logic [Ways-1:0][LineNumBits-1:0] set_tags;
-  evict_class_e [Ways-1:0]          set_cls;
-  logic [Ways-1:0][StampBits-1:0]   set_stamps;
-  always_comb begin
-    line_num = req_i.line[63:$clog2(LineBytes)];
-    set      = SetBits'(line_num) & cfg_set_mask_i;
-    for (int unsigned w = 0; w < Ways; w++) begin
-      set_present[w] = present_q[{set, WayBits'(w)}];
-      set_tags[w]    = tag_q[{set, WayBits'(w)}];
-      set_cls[w]     = cls_q[{set, WayBits'(w)}];
-      set_stamps[w]  = stamp_q[{set, WayBits'(w)}];
-    end
-  end
-
+  // The request's set and way (hit, else the victim), by the shared lookup.
+  assign line_num = req_i.line[63:$clog2(LineBytes)];
   stu_cache_way_select #(
+    .Sets     (Sets),
     .Ways     (Ways),
-    .TagBits  (LineNumBits),
     .StampBits(StampBits)
   ) u_way_select (
+    .cfg_set_mask_i,
     .cfg_ways_i,
     .tag_i     (line_num),
-    .present_i (set_present),
-    .tags_i    (set_tags),
-    .cls_i     (set_cls),
-    .stamps_i  (set_stamps),
+    .present_i (present_q),
+    .tags_i    (tag_q),
+    .cls_i     (cls_q),
+    .stamps_i  (stamp_q),
     .hit_ways_o(hit_way),
     .hit_o     (hit),
+    .set_o     (set),
     .way_o     (way)
   );
   assign idx = {set, way};
@@ -355,21 +343,27 @@ module stu_l2_wslice
   // Debug read //
   ////////////////
 
-  logic [LineNumBits-1:0] dbg_num;
   logic [SetBits-1:0]     dbg_set;
   logic [WayBits-1:0]     dbg_way;
+  logic [Ways-1:0]        unused_dbg_ways;  // the request's lookup checks that at most one hits
+  stu_cache_way_select #(
+    .Sets     (Sets),
+    .Ways     (Ways),
+    .StampBits(StampBits)
+  ) u_dbg_select (
+    .cfg_set_mask_i,
+    .cfg_ways_i,
+    .tag_i     (dbg_line_i[63:$clog2(LineBytes)]),
+    .present_i (present_q),
+    .tags_i    (tag_q),
+    .cls_i     (cls_q),
+    .stamps_i  (stamp_q),
+    .hit_ways_o(unused_dbg_ways),
+    .hit_o     (dbg_hit_o),
+    .set_o     (dbg_set),
+    .way_o     (dbg_way)  // the hit way when dbg_hit_o
+  );
   always_comb begin
-    dbg_num   = dbg_line_i[63:$clog2(LineBytes)];
-    dbg_set   = SetBits'(dbg_num) & cfg_set_mask_i;
-    dbg_hit_o = 1'b0;
-    dbg_way   = '0;
-    for (int unsigned w = 0; w < Ways; w++) begin
-      if ((WayBits+1)'(w) < cfg_ways_i && present_q[{dbg_set, WayBits'(w)}] &&
-          tag_q[{dbg_set, WayBits'(w)}] == dbg_num) begin
-        dbg_hit_o = 1'b1;
-        dbg_way   = WayBits'(w);
-      end
-    end
     dbg_set_o   = 32'(dbg_set);
     dbg_way_o   = dbg_hit_o ? 8'(dbg_way) : '0;
     dbg_valid_o = dbg_hit_o ? valid_q[{dbg_set, dbg_way}] : '0;
