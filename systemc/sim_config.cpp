@@ -64,6 +64,7 @@ std::vector<Field> fields(SimConfig& c) {
   const Range lat{1, 100000};
   return {
       {"clock", "core_mhz", &c.clock.core_mhz, {100, 10000}},
+      {"gpu", "sms", &c.gpu.sms, {1, 1024}},
       {"lsu", "issue_width", &c.lsu.issue_width, {1, 8}},
       {"lsu", "outstanding_stores", &c.lsu.outstanding_stores, {1, 4096}},
       {"l1", "bytes", &c.l1.bytes, {golden::kLineBytes, golden::CacheGeometry::kMaxBytes, true}},
@@ -163,6 +164,7 @@ SimConfig preset_a100() {
   SimConfig c = common_assumptions();
   c.preset = "a100";
   c.clock.core_mhz = 1410;        // assumption (vendor boost clock)
+  c.gpu.sms = 108;                // microbench: A100, 108 SMs
   c.l1.bytes = 64 * kKiB;         // assumption: 192 KB L1+shared, 128 KB carved to shared
   c.l1.hit_latency = 38;          // microbench: A100 PCIe, Luo et al. 2024
   c.l1.bytes_per_clk = 120;       // microbench: ~100-120 B/clk L1 (upper end)
@@ -182,6 +184,7 @@ SimConfig preset_h100() {
   SimConfig c = common_assumptions();
   c.preset = "h100";
   c.clock.core_mhz = 1980;        // assumption (vendor boost clock)
+  c.gpu.sms = 132;                // microbench: H100 SXM, 132 SMs
   c.l1.bytes = 128 * kKiB;        // assumption: 256 KB L1+shared, 128 KB carved to shared
   c.l1.hit_latency = 41;          // microbench: H100 SXM, public reproduction of Luo et al.
   c.l1.bytes_per_clk = 128;       // microbench: H800 PCIe ~126 B/clk, rounded to 4 sectors
@@ -201,6 +204,7 @@ SimConfig preset_b200() {
   SimConfig c = common_assumptions();
   c.preset = "b200";
   c.clock.core_mhz = 1965;      // assumption (vendor boost clock)
+  c.gpu.sms = 148;              // microbench: B200, 148 SMs
   c.l1.bytes = 128 * kKiB;      // assumption: as h100 (256 KB L1+shared)
   c.l1.hit_latency = 40;        // microbench: ~40
   c.l1.bytes_per_clk = 128;     // assumption: as h100

@@ -35,6 +35,10 @@ struct ClockConfig {
   std::uint32_t core_mhz = 0;
 };
 
+struct GpuConfig {
+  std::uint32_t sms = 0;  // streaming multiprocessors (one LSU, L1 and crossbar port each)
+};
+
 struct LsuConfig {
   std::uint32_t issue_width = 0;         // warp store instructions accepted per cycle
   std::uint32_t outstanding_stores = 0;  // stores in flight per SM before the LSU stalls
@@ -99,6 +103,7 @@ struct RunConfig {
 struct SimConfig {
   std::string preset;  // the preset the values started from
   ClockConfig clock;
+  GpuConfig gpu;
   LsuConfig lsu;
   L1Config l1;
   XbarConfig xbar;

@@ -12,6 +12,7 @@
 
 #include <tlm>
 
+#include "stu/golden/cache.h"
 #include "stu/golden/executor.h"
 
 namespace stu::sim {
@@ -34,6 +35,27 @@ struct StoreExtension : tlm::tlm_extension<StoreExtension> {
   std::uint64_t instr_id = 0;   // unique per issued warp instruction
   std::uint32_t lane_mask = 0;  // lanes whose bytes this transaction carries
   StoreClass store_class = StoreClass::Global;
+  // Where the bytes go: the space, the CTA (shared, local) and the thread (local); the
+  // payload's address is the offset in that space (global: the address; TMEM: lane << 16 |
+  // column, 4-byte cells).
+  golden::Dest dest;
+  std::uint32_t sm = 0;           // the issuing SM
+  bool release_point = false;     // the first global line of a release store
+  // st.async (mbarrier form): after this line's bytes are written, complete-tx of
+  // `mbar_bytes` on the barrier at shared offset `mbar_offset` of CTA dest.cta.
+  bool has_mbar = false;
+  std::uint64_t mbar_offset = 0;
+  std::uint32_t mbar_bytes = 0;
+  std::uint64_t issue_cycle = 0;  // when the LSU issued it (latency statistics)
+  // A barrier operation instead of data (payload data length 0): an arrive (expect-tx of
+  // mbar_bytes when non-zero) from the LSU, or the complete-tx shared memory sends.
+  enum class MbarOp : std::uint8_t { None, Arrive, CompleteTx };
+  MbarOp mbar_op = MbarOp::None;
+  // Write-buffer entries on their way to the L2: what the slice does with them, and whether
+  // later weak stores could have merged (false: a strong or .mmio store).
+  golden::L2StoreAction l2;
+  bool mergeable = true;
+  golden::DramCause dram_cause = golden::DramCause::Eviction;  // L2 -> DRAM: why
 
   tlm::tlm_extension_base* clone() const override { return new StoreExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -12,6 +12,9 @@
 #if STU_HAVE_COSIM
 #include "rtl_model.h"
 #endif
+#if STU_HAVE_SYSTEMC
+#include "sim_support.h"
+#endif
 
 namespace stu::cli {
 namespace {
@@ -24,6 +27,8 @@ struct RunArgs {
   std::string dump;
   std::string junit;
   std::string on = "golden";
+  std::string config = "h100";  // --on tlm
+  std::string mode = "lt";
 };
 
 // The model a test runs on (its image starts as the test's configuration). With `cache` lines,
@@ -51,6 +56,16 @@ int run_sts(const RunArgs& o) {
     }
     dump = &dump_file;
   }
+#if STU_HAVE_SYSTEMC
+  sim::SimConfig tlm_cfg;
+  if (o.on == "tlm") {
+    std::string why;
+    if (!sim::resolve_config(o.config, o.mode, tlm_cfg, why)) {
+      std::cerr << "stu: error: " << why << "\n";
+      return kUsage;
+    }
+  }
+#endif
   const int status = for_each_input(o.files, [&](const std::string& f, std::string_view text) {
     Diagnostics d;
     sts::RunOptions ro;
@@ -61,8 +76,16 @@ int run_sts(const RunArgs& o) {
     sts::RunSummary s;
     sts::Program program;
     if (sts::parse(text, program, d)) {
-      const std::unique_ptr<sts::StoreModel> model = make_model(o.on, program);
-      s = sts::run(program, *model, ro, d);
+#if STU_HAVE_SYSTEMC
+      if (o.on == "tlm") {
+        // The TLM model, then the golden-image check against the golden model's run.
+        s = sim::run_sts_on_tlm(program, tlm_cfg, ro, d);
+      } else
+#endif
+      {
+        const std::unique_ptr<sts::StoreModel> model = make_model(o.on, program);
+        s = sts::run(program, *model, ro, d);
+      }
     }
     print_diags(d, f, o.max_errors);
     if (!o.junit.empty()) {
@@ -127,11 +150,23 @@ Command add_run(CLI::App& app) {
 #if STU_HAVE_COSIM
   models.push_back("rtl");
 #endif
+#if STU_HAVE_SYSTEMC
+  models.push_back("tlm");
+#endif
   sub->add_option("--on", args->on,
-                  "the model: golden (the reference, default) or rtl (the Verilated store unit, "
-                  "rtl/stu_store_unit.sv; its line requests fill a memory image the harness keeps)")
+                  "the model: golden (the reference, default), rtl (the Verilated store unit, "
+                  "rtl/stu_store_unit.sv; its line requests fill a memory image the harness "
+                  "keeps) or tlm (the SystemC performance model; its final image is then "
+                  "checked against the golden model's)")
       ->type_name("MODEL")
       ->check(CLI::IsMember(models));
+#if STU_HAVE_SYSTEMC
+  sub->add_option("--config", args->config,
+                  "--on tlm: a preset (a100, h100, b200) or a JSON configuration file")
+      ->type_name("NAME|FILE");
+  sub->add_option("--mode", args->mode, "--on tlm: lt (loosely timed) or at (approximately timed)")
+      ->check(CLI::IsMember({"lt", "at"}));
+#endif
   add_max_errors(*sub, args->max_errors);
   sub->add_flag("-q,--quiet", args->quiet, "print diagnostics only, no summary line");
   return {sub, [args] { return run_sts(*args); }};

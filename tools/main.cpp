@@ -116,3 +116,9 @@ int main(int argc, char** argv) {
   }
   return usage_error("no command given");
 }
+
+#if STU_HAVE_SYSTEMC
+// libsystemc's own main() would call sc_main; stu has its main() above and runs SystemC
+// models from its subcommands, so this is never called. It resolves the library's reference.
+extern "C" int sc_main(int, char**) { return 2; }
+#endif

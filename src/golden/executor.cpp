@@ -71,31 +71,23 @@ uint64_t address_of(const isa::Address& addr, uint64_t reg_value) {
   return reg_value + uint64_t(addr.offset);
 }
 
-// Writes the line requests to memory and accounts for them.
-void commit_lines(MachineState& m, StoreResult& out) {
-  for (const LineRequest& l : out.lines) {
-    m.apply(l);
-    out.bytes += l.bytes.count();
-  }
+// Accounts for the bytes of the line requests (plan); commit() writes them.
+void count_lines(StoreResult& out) {
+  for (const LineRequest& l : out.lines) out.bytes += l.bytes.count();
 }
 
 // Pending complete-tx updates of one warp store, on a small cache of barrier states.
 struct MbarCache {
-  struct Entry {
-    uint16_t cta;
-    uint64_t offset;
-    MbarState state;
-  };
-  std::vector<Entry> entries;
-  Entry& get(const MachineState& m, uint16_t cta, uint64_t offset) {
-    for (Entry& e : entries)
+  std::vector<MbarUpdate>& entries;
+  MbarUpdate& get(const MachineState& m, uint16_t cta, uint64_t offset) {
+    for (MbarUpdate& e : entries)
       if (e.cta == cta && e.offset == offset) return e;
-    entries.push_back(Entry{cta, offset, m.mbar(cta, offset)});
+    entries.push_back(MbarUpdate{cta, offset, m.mbar(cta, offset)});
     return entries.back();
   }
 };
 
-void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext& ctx,
+void plan_tcgen05(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
                      const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
   const unsigned regs = ins.tmem_regs();
   if (!ins.shape || regs == 0 || ops.src.size() < size_t(regs) * 32) {
@@ -124,7 +116,7 @@ void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext&
     fault_all(out, ctx.active, FaultKind::OutOfWindow, taddr);
     return;
   }
-  CtaState& cta = m.cta(ctx.cta);
+  const CtaState& cta = m.cta(ctx.cta);
   TmemWriteIn in;
   in.shape = *ins.shape;
   in.num = ins.num;
@@ -146,14 +138,6 @@ void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext&
   }
   out.stored_mask = ~w.fault_mask;
   out.bytes += 4 * w.cells;
-  uint32_t* tm = cta.tmem_cells();
-  for (const TmemWrite& r : w.runs) {
-    uint32_t* row = tm + size_t(r.lane) * kTmemColumns + r.col;
-    for (uint32_t c = r.col_mask; c; c &= c - 1) {
-      const unsigned i = unsigned(__builtin_ctz(c));
-      row[i] = r.data[i];
-    }
-  }
   out.tmem.swap(w.runs);  // both keep their capacity
 }
 
@@ -166,7 +150,7 @@ void execute_tcgen05(MachineState& m, const Instruction& ins, const WarpContext&
 // (`steps.fill`: the data bytes). A lane that fails faults and stores nothing. Returns the
 // number of accesses in scratch.accesses.
 template <typename Steps>
-size_t place_lanes(MachineState& m, const WarpContext& ctx, unsigned size, uint32_t byte_mask,
+size_t place_lanes(const MachineState& m, const WarpContext& ctx, unsigned size, uint32_t byte_mask,
                    MisalignMode mode, StoreResult& out, Scratch& scratch, Steps& steps) {
   if (scratch.accesses.size() < 32) scratch.accesses.resize(32);
   size_t n = 0;
@@ -226,9 +210,10 @@ Ordering ordering_of(const Instruction& ins) {
   return o;
 }
 
-void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
-             const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
+void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
+          const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
   out.clear();
+  scratch.mbar.clear();
   out.order = ordering_of(ins);
   out.cache.cop = ins.cop;
   out.cache.l1 = ins.l1;
@@ -243,7 +228,7 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
     return;
   }
   if (ins.op == Opcode::Tcgen05St) {
-    execute_tcgen05(m, ins, ctx, ops, out, scratch);
+    plan_tcgen05(m, ins, ctx, ops, out, scratch);
     return;
   }
   const unsigned elems = ins.vec_lanes();
@@ -269,9 +254,9 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
     return;
   }
 
-  MbarCache mbars;
+  MbarCache mbars{scratch.mbar};
   struct PtxSteps {
-    MachineState& m;
+    const MachineState& m;
     const Instruction& ins;
     const WarpOperands& ops;
     StoreResult& out;
@@ -293,7 +278,7 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
       if (mf == FaultKind::None) mf = m.check_store(mr.dest, mr.offset, 8);
       if (mf == FaultKind::None && mr.dest.cta != r.dest.cta) mf = FaultKind::MbarCtaMismatch;
       if (mf == FaultKind::None) {
-        MbarCache::Entry& e = mbars.get(m, mr.dest.cta, mr.offset);
+        MbarUpdate& e = mbars.get(m, mr.dest.cta, mr.offset);
         const MbarStep step = mbar_step(e.state, MbarOp{MbarOpKind::CompleteTx, tx_bytes});
         mf = step.fault;
         if (mf == FaultKind::None) {
@@ -326,8 +311,28 @@ void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
   if (out.order.scope == isa::Scope::Sys && any_shared && !any_global)
     out.order.scope = isa::Scope::Cluster;
   coalesce(scratch.accesses.data(), naccess, out.lines);
-  commit_lines(m, out);
-  for (const MbarCache::Entry& e : mbars.entries) m.set_mbar(e.cta, e.offset, e.state);
+  count_lines(out);
+}
+
+void commit(MachineState& m, const StoreResult& out, const Scratch& scratch) {
+  for (const LineRequest& l : out.lines) m.apply(l);
+  if (!out.tmem.empty()) {
+    uint32_t* tm = m.cta(out.tmem.front().cta).tmem_cells();
+    for (const TmemWrite& r : out.tmem) {
+      uint32_t* row = tm + size_t(r.lane) * kTmemColumns + r.col;
+      for (uint32_t c = r.col_mask; c; c &= c - 1) {
+        const unsigned i = unsigned(__builtin_ctz(c));
+        row[i] = r.data[i];
+      }
+    }
+  }
+  for (const MbarUpdate& e : scratch.mbar) m.set_mbar(e.cta, e.offset, e.state);
+}
+
+void execute(MachineState& m, const Instruction& ins, const WarpContext& ctx,
+             const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
+  plan(m, ins, ctx, ops, out, scratch);
+  commit(m, out, scratch);
 }
 
 uint64_t sass_address(const isa::SassSt& s, const SassRegisterFile& rf, unsigned lane,
@@ -340,9 +345,10 @@ uint64_t sass_address(const isa::SassSt& s, const SassRegisterFile& rf, unsigned
   return base + offset;
 }
 
-void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
-                  const SassRegisterFile& rf, StoreResult& out, Scratch& scratch) {
+void plan_sass(const MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
+               const SassRegisterFile& rf, StoreResult& out, Scratch& scratch) {
   out.clear();
+  scratch.mbar.clear();
   out.cache.cop = isa::CacheOp(uint8_t(s.cop));  // WB, CG, CS, WT in the same order
   const ModelConfig& cfg = m.config();
   const unsigned size = isa::bytes_of(s.size);
@@ -376,7 +382,13 @@ void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
   const size_t naccess =
       place_lanes(m, ctx, size, access_byte_mask(size), cfg.sass_misalign, out, scratch, steps);
   coalesce(scratch.accesses.data(), naccess, out.lines);
-  commit_lines(m, out);
+  count_lines(out);
+}
+
+void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
+                  const SassRegisterFile& rf, StoreResult& out, Scratch& scratch) {
+  plan_sass(m, s, ctx, rf, out, scratch);
+  commit(m, out, scratch);
 }
 
 }  // namespace stu::golden

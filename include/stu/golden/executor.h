@@ -87,16 +87,36 @@ struct StoreResult {
   void set_fault(unsigned lane, FaultKind k, uint64_t addr);
 };
 
+// The state one barrier takes after the complete-tx updates of one warp store.
+struct MbarUpdate {
+  uint16_t cta = 0;
+  uint64_t offset = 0;
+  MbarState state;
+};
+
 // Scratch space reused across calls so that steady-state execution allocates nothing.
 struct Scratch {
   std::vector<LaneAccess> accesses;
-  TmemWriteOut tmem;  // tcgen05.st: golden::tmem_write's result
+  TmemWriteOut tmem;             // tcgen05.st: golden::tmem_write's result
+  std::vector<MbarUpdate> mbar;  // plan(): the barriers' states after the store
 };
 
-// Executes a PTX store. Validation is the ISA layer's job; an instruction missing what its
-// form needs (no type, too few source values) faults every active lane with BadInstruction.
+// Executes a PTX store: plan() and then commit(). Validation is the ISA layer's job; an
+// instruction missing what its form needs (no type, too few source values) faults every
+// active lane with BadInstruction.
 void execute(MachineState& m, const isa::Instruction& ins, const WarpContext& ctx,
              const WarpOperands& ops, StoreResult& out, Scratch& scratch);
+
+// The decisions of a store without its memory update: faults, line requests (with their
+// data), TMEM runs, mbarrier events (and, in scratch.mbar, the barriers' next states),
+// ordering and cache attributes. `m` is read for the configuration, the bounds, the TMEM
+// allocation and the barriers' states. The performance model (systemc/) plans a store with
+// it and carries the effects through its own datapath; it never calls commit().
+void plan(const MachineState& m, const isa::Instruction& ins, const WarpContext& ctx,
+          const WarpOperands& ops, StoreResult& out, Scratch& scratch);
+// The golden memory update of a planned store: the line requests, the TMEM runs and the
+// barrier states of `scratch.mbar` are written to `m`.
+void commit(MachineState& m, const StoreResult& out, const Scratch& scratch);
 
 // The register file a SASS `ST` reads: 32-bit registers R0..R254 per lane (RZ reads 0) and
 // predicates P0..P6 per lane (PT true).
@@ -124,6 +144,9 @@ class SassRegisterFile {
 uint64_t sass_address(const isa::SassSt& s, const SassRegisterFile& rf, unsigned lane,
                       uint32_t reg_count);
 
+// Plans SASS `ST` as plan() does a PTX store.
+void plan_sass(const MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
+               const SassRegisterFile& rf, StoreResult& out, Scratch& scratch);
 // Executes SASS `ST` (guard included: lanes whose @Pg is false do not execute).
 void execute_sass(MachineState& m, const isa::SassSt& s, const WarpContext& ctx,
                   const SassRegisterFile& rf, StoreResult& out, Scratch& scratch);

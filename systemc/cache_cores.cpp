@@ -1,0 +1,92 @@
+// The C++ cache cores: the golden cache piece, composed as golden::MemoryHierarchy composes
+// it (L1 action, write buffer, L2 action), one level at a time.
+#include <stdexcept>
+
+#include "l2_core.h"
+
+namespace stu::sim {
+namespace {
+
+class GoldenL1 final : public L1Core {
+ public:
+  GoldenL1(golden::SectoredCache c, unsigned wb) : l1_(std::move(c)), wb_(wb) {}
+  std::string name() const override { return "c++"; }
+  L1Result store(const golden::LineRequest& req, const golden::CacheAttrs& attrs,
+                 const golden::Ordering& order, bool release_point,
+                 std::vector<golden::WbEntry>& out) override {
+    L1Result r;
+    const std::uint64_t line = req.line & ~std::uint64_t(golden::kLineBytes - 1);
+    const golden::L1StoreAction a = golden::l1_store_action(attrs, order);
+    if (a.on_hit == golden::L1OnHit::Invalidate) {
+      r.hit = l1_.invalidate(line);
+    } else {
+      golden::CacheWrite w;
+      w.line = line;
+      w.bytes = req.bytes;
+      w.data = req.data.data();
+      w.cls = a.cls;
+      w.allocate = a.allocate;
+      w.mode = golden::WriteMode::Through;
+      r.hit = l1_.write(w).hit;
+    }
+    golden::WbEntry e;
+    e.line = line;
+    e.bytes = req.bytes;
+    e.data = req.data;
+    e.l2 = golden::l2_store_action(attrs, order, line);
+    e.mergeable = !order.strong && !order.mmio;
+    r.merged = wb_.push(e, release_point, out).merged;
+    return r;
+  }
+  void drain(std::vector<golden::WbEntry>& out) override { wb_.drain(out); }
+  golden::CacheLookup lookup(std::uint64_t addr) const override { return l1_.lookup(addr); }
+  unsigned wb_entries() const override { return wb_.size(); }
+
+ private:
+  golden::SectoredCache l1_;
+  golden::WriteBuffer wb_;
+};
+
+class GoldenL2 final : public L2Core {
+ public:
+  explicit GoldenL2(golden::SectoredCache c) : l2_(std::move(c)) {}
+  std::string name() const override { return "c++"; }
+  L2Result write(const golden::WbEntry& e) override {
+    golden::CacheWrite w;
+    w.line = e.line;
+    w.bytes = e.bytes;
+    w.data = e.data.data();
+    w.cls = e.l2.cls;
+    w.allocate = e.l2.allocate;
+    w.mode = e.l2.mode;
+    golden::CacheWriteResult res = l2_.write(w);
+    L2Result r;
+    r.hit = res.hit;
+    r.evicted = res.evicted && !res.victim.dirty.empty();
+    if (r.evicted) r.victim = res.victim;
+    return r;
+  }
+  void flush(std::vector<golden::CacheLineOut>& out) override { l2_.flush(out); }
+  golden::CacheLookup lookup(std::uint64_t addr) const override { return l2_.lookup(addr); }
+
+ private:
+  golden::SectoredCache l2_;
+};
+
+golden::SectoredCache cache_or_throw(const golden::CacheGeometry& g) {
+  std::string err;
+  auto c = golden::SectoredCache::create(g, &err);
+  if (!c) throw std::invalid_argument(err);  // validate() checked the geometry already
+  return std::move(*c);
+}
+
+}  // namespace
+
+std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb_entries) {
+  return std::make_unique<GoldenL1>(cache_or_throw(g), wb_entries);
+}
+std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g) {
+  return std::make_unique<GoldenL2>(cache_or_throw(g));
+}
+
+}  // namespace stu::sim

@@ -1,0 +1,55 @@
+#include "dram.h"
+
+namespace stu::sim {
+
+Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx)
+    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 4 * ctx.cfg.dram.banks),
+      ctx_(ctx),
+      bw_(bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock)),
+      banks_(ctx.cfg.dram.banks,
+             Calendar(2.0 * bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock) /
+                      double(ctx.cfg.dram.banks))),
+      latency_(ctx.cfg.dram.latency - ctx.cfg.l2.hit_latency) {}
+
+void Dram::preload(const golden::SparseMemory& m) {
+  for (std::uint64_t n : m.page_numbers())
+    mem_.write(n << golden::SparseMemory::kPageBits, m.page(n), golden::SparseMemory::kPageBytes);
+}
+
+Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
+  LinePayload& p = LinePayload::of(tr);
+  const golden::LineByteMask m = p.mask();
+  const std::uint64_t line = tr.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
+  // Bursts: every burst-sized chunk with an enabled byte moves whole.
+  const unsigned burst = ctx_.cfg.dram.burst_bytes;
+  unsigned bursts = 0;
+  for (unsigned b = 0; b < golden::kLineBytes; b += burst) {
+    for (unsigned i = b; i < b + burst; ++i)
+      if (m.test(i)) {
+        ++bursts;
+        break;
+      }
+  }
+  const double bytes = double(bursts) * burst;
+  const Cycle t1 = bw_.book(t, bytes);
+  const Cycle t2 = banks_[(line >> 7) % banks_.size()].book(t1, bytes);
+  mem_.write_line(line, m, p.data.data());
+  if (keep_log_) {
+    golden::DramWrite d;
+    d.line = line;
+    d.bytes = m;
+    for (unsigned i = 0; i < golden::kLineBytes; ++i) d.data[i] = m.test(i) ? p.data[i] : 0;
+    d.cause = p.ext->dram_cause;
+    log_.push_back(d);
+  }
+  golden::LineByteMask& w = written_[line];
+  w.lo |= m.lo;
+  w.hi |= m.hi;
+  ctx_.stats.add(Metric::DramBytesWrite, bytes);
+  ctx_.stats.add(Metric::DramSectorsWrite, double(m.sectors() ? __builtin_popcount(m.sectors()) : 0));
+  const Cycle done = t2 + latency_;
+  ctx_.record(Event::DramWrite, p.ext->instr_id, p.ext->warp, line, t2);
+  return done;
+}
+
+}  // namespace stu::sim

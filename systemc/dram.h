@@ -1,0 +1,43 @@
+// Dram: the DRAM behind the L2 slices. Timing: the configured bandwidth shared by all
+// slices, `banks` banks (a line's bank is its line number modulo banks; one bank moves at
+// most twice its share of the bandwidth), bursts of `burst_bytes`, and the latency beyond the
+// L2 (dram.latency - l2.hit_latency). Data: its own sparse memory, written with the payload's
+// byte enables, and the bytes each line has received (the golden-image check compares them).
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "sim_context.h"
+#include "stage.h"
+
+namespace stu::sim {
+
+class Dram : public Stage {
+ public:
+  Dram(const sc_core::sc_module_name& name, SimContext& ctx);
+  const golden::SparseMemory& memory() const { return mem_; }
+  // Every write in order (golden::DramWrite), when `keep` (a `.sts` test reads them).
+  void keep_log(bool keep) { keep_log_ = keep; }
+  const std::vector<golden::DramWrite>& log() const { return log_; }
+  // Host-side copy before the first store (the initial global image).
+  void preload(const golden::SparseMemory& m);
+  // Line address -> the bytes DRAM has received for it.
+  const std::unordered_map<std::uint64_t, golden::LineByteMask>& written() const {
+    return written_;
+  }
+
+ private:
+  Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
+
+  SimContext& ctx_;
+  Calendar bw_;
+  std::vector<Calendar> banks_;
+  Cycle latency_;
+  golden::SparseMemory mem_;
+  std::unordered_map<std::uint64_t, golden::LineByteMask> written_;
+  bool keep_log_ = false;
+  std::vector<golden::DramWrite> log_;
+};
+
+}  // namespace stu::sim

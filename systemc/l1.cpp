@@ -1,0 +1,128 @@
+#include "l1.h"
+
+namespace stu::sim {
+
+L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
+       std::unique_ptr<L1Core> core)
+    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
+      to_xbar("to_xbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); }),
+      ctx_(ctx), sm_(sm), core_(std::move(core)),
+      tags_(double(ctx.cfg.l1.tag_lookups_per_clk)),
+      data_(double(ctx.cfg.l1.bytes_per_clk)) {
+  SC_HAS_PROCESS(L1);
+  SC_METHOD(pump);
+  sensitive << pump_ev_;
+  dont_initialize();
+}
+
+Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
+  LinePayload& p = LinePayload::of(tr);
+  StoreExtension& x = *p.ext;
+  const golden::LineByteMask m = p.mask();
+  const unsigned sectors = unsigned(__builtin_popcount(m.sectors()));
+  const Cycle t1 = data_.book(tags_.book(t, 1.0), double(sectors) * golden::kSectorBytes);
+  const Cycle done = t1 + ctx_.cfg.l1.hit_latency;
+  ctx_.record(Event::L1Write, x.instr_id, x.warp, tr.get_address(), t1);
+  if (x.dest.space != golden::MemSpace::Global) {  // local, .param::func: stay in the SM
+    ctx_.stats.add(Metric::L1LocalSectors, sectors);
+    for (unsigned i = 0; i < golden::kLineBytes; ++i)
+      if (p.be[i] == TLM_BYTE_ENABLED) ctx_.image.write(x.dest, tr.get_address() + i, &p.data[i], 1);
+    return done;
+  }
+  ctx_.image.global().write_line(tr.get_address(), m, p.data.data());
+  golden::LineRequest req;
+  req.dest = x.dest;
+  req.line = tr.get_address();
+  req.bytes = m;
+  req.sector_mask = m.sectors();
+  for (unsigned i = 0; i < golden::kLineBytes; ++i) req.data[i] = p.data[i];
+  leaving_.clear();
+  const L1Result r = core_->store(req, x.cache, x.order, x.release_point, leaving_);
+  ctx_.stats.add(Metric::L1GlobalSectors, sectors);
+  if (r.hit) ctx_.stats.add(Metric::L1SectorHits, sectors);
+  if (r.merged) ctx_.stats.add(Metric::WbMerges);
+  const Cycle sent = send(leaving_, t1, x);
+  if (mode_ == SimMode::Lt) {
+    if (x.release_point) return std::max(done, sent);
+    // The buffer was full: the push waits until the oldest entry is taken below (its
+    // acknowledgement less the uncontended trip), which is how the L2 and DRAM push back.
+    const Cycle trip = ctx_.cfg.l2.hit_latency - ctx_.cfg.l1.hit_latency;
+    return leaving_.empty() || sent < trip ? done : std::max(done, sent - trip + ctx_.cfg.l1.hit_latency);
+  }
+  // AT: a release waits for the entries its drain pushed out; any store waits while the
+  // entries that left the buffer cannot move on (the buffer is full).
+  if (x.release_point && in_flight_ + out_.size() > 0) {
+    releases_.push_back(&tr);
+    return kLater;
+  }
+  if (out_.size() > ctx_.cfg.l1.write_buffer_entries) {
+    stalled_.push_back(&tr);
+    return kLater;
+  }
+  return done;
+}
+
+Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtension& from) {
+  Cycle last = t;
+  for (const golden::WbEntry& e : leaving) {
+    LinePayload& d = ctx_.pool.acquire();
+    d.set_line(e.line, e.bytes, e.data.data());
+    StoreExtension& x = *d.ext;
+    x = StoreExtension{};
+    x.sm = sm_;
+    x.dest = golden::Dest{};
+    x.l2 = e.l2;
+    x.mergeable = e.mergeable;
+    x.instr_id = e.stores == 1 ? from.instr_id : 0;
+    x.warp = from.warp;
+    ctx_.stats.add(Metric::WbEntriesOut);
+    ctx_.record(Event::WbOut, x.instr_id, x.warp, e.line, t);
+    if (mode_ == SimMode::Lt) {
+      // A strong entry leaves after every earlier one is acknowledged.
+      const Cycle at = e.mergeable ? t : std::max(t, last_out_ack_);
+      const Cycle c = to_xbar.lt(d.gp, at);
+      last_out_ack_ = std::max(last_out_ack_, c);
+      last = std::max(last, c);
+      ctx_.pool.release(d);
+    } else {
+      out_.push_back(&d);
+    }
+  }
+  if (mode_ == SimMode::At && !out_.empty()) pump_ev_.notify(sc_core::SC_ZERO_TIME);
+  return last;
+}
+
+void L1::pump() {
+  while (!out_.empty()) {
+    LinePayload* d = out_.front();
+    if (!d->ext->mergeable && in_flight_ > 0) return;  // strong: wait for the earlier ones
+    out_.pop_front();
+    ++in_flight_;
+    to_xbar.at(d->gp);
+  }
+}
+
+void L1::ack(tlm::tlm_generic_payload& tr, Cycle c) {
+  ctx_.pool.release(LinePayload::of(tr));
+  --in_flight_;
+  if (!out_.empty()) pump_ev_.notify(sc_core::SC_ZERO_TIME);
+  const Cycle done = c;
+  if (in_flight_ + out_.size() == 0) {
+    for (tlm::tlm_generic_payload* r : releases_) respond(*r, std::max(done, tb_.now()));
+    releases_.clear();
+  }
+  while (!stalled_.empty() && out_.size() <= ctx_.cfg.l1.write_buffer_entries) {
+    respond(*stalled_.front(), tb_.now() + ctx_.cfg.l1.hit_latency);
+    stalled_.pop_front();
+  }
+}
+
+Cycle L1::drain(Cycle t) {
+  leaving_.clear();
+  core_->drain(leaving_);
+  StoreExtension none;
+  none.sm = sm_;
+  return send(leaving_, t, none);
+}
+
+}  // namespace stu::sim

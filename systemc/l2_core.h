@@ -1,0 +1,62 @@
+// The state machines behind the cache modules, replaceable by their RTL (`stu sim --rtl`):
+//
+//   L1Core  the L1 write path: the L1 lookup/update/invalidate of a global line request and
+//           the write buffer (merge, release drain, oldest out when full)
+//   L2Core  one L2 slice: write with the entry's action, dirty victims, flush
+//
+// The C++ cores compose the golden cache piece (golden::SectoredCache, golden::WriteBuffer
+// and the policy functions); the RTL cores drive the Verilated stu_l1_wpath / stu_l2_wslice
+// (tb/sim/rtl_cores.cpp). The modules add timing around either.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stu/golden/cache.h"
+
+namespace stu::sim {
+
+struct L1Result {
+  bool hit = false;
+  bool merged = false;  // the request merged into a write-buffer entry
+};
+
+class L1Core {
+ public:
+  virtual ~L1Core() = default;
+  virtual std::string name() const = 0;
+  // One global line request; the entries that left the write buffer are appended to `out`
+  // (oldest first).
+  virtual L1Result store(const golden::LineRequest& req, const golden::CacheAttrs& attrs,
+                         const golden::Ordering& order, bool release_point,
+                         std::vector<golden::WbEntry>& out) = 0;
+  virtual void drain(std::vector<golden::WbEntry>& out) = 0;
+  virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
+  virtual unsigned wb_entries() const = 0;
+  // A failure of the RTL (an assertion, a hang); empty when none.
+  virtual std::string take_error() { return {}; }
+};
+
+struct L2Result {
+  bool hit = false;
+  bool evicted = false;        // a dirty victim: `victim`
+  golden::CacheLineOut victim;
+};
+
+class L2Core {
+ public:
+  virtual ~L2Core() = default;
+  virtual std::string name() const = 0;
+  virtual L2Result write(const golden::WbEntry& e) = 0;
+  // Every dirty line, made clean, appended to `out`.
+  virtual void flush(std::vector<golden::CacheLineOut>& out) = 0;
+  virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
+  virtual std::string take_error() { return {}; }
+};
+
+// The C++ cores (the golden cache piece).
+std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb_entries);
+std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g);
+
+}  // namespace stu::sim

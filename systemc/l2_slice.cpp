@@ -1,0 +1,98 @@
+#include "l2_slice.h"
+
+namespace stu::sim {
+
+namespace {
+golden::WbEntry entry_of(const LinePayload& p) {
+  golden::WbEntry e;
+  e.line = p.gp.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
+  e.bytes = p.mask();
+  for (unsigned i = 0; i < golden::kLineBytes; ++i) e.data[i] = p.data[i];
+  e.l2 = p.ext->l2;
+  e.mergeable = p.ext->mergeable;
+  return e;
+}
+}  // namespace
+
+L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx,
+                 std::unique_ptr<L2Core> core)
+    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
+      to_dram("to_dram", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { dram_ack(tr, c); }),
+      ctx_(ctx),
+      core_(std::move(core)),
+      port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices)),
+      latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency) {}
+
+Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
+  LinePayload& p = LinePayload::of(tr);
+  const golden::WbEntry e = entry_of(p);
+  const unsigned sectors = unsigned(__builtin_popcount(e.bytes.sectors()));
+  const Cycle t1 = port_.book(t, double(sectors) * golden::kSectorBytes);
+  const L2Result r = core_->write(e);
+  Stats& s = ctx_.stats;
+  s.add(Metric::L2Requests);
+  s.add(Metric::L2Sectors, sectors);
+  s.add(r.hit ? Metric::L2SectorHits : Metric::L2SectorMisses, sectors);
+  ctx_.record(Event::L2Write, p.ext->instr_id, p.ext->warp, e.line, t1);
+  Cycle done = t1 + latency_;
+  const Cycle beyond = ctx_.cfg.dram.latency - ctx_.cfg.l2.hit_latency;
+  if (r.evicted) {
+    s.add(Metric::L2Evictions);
+    const Cycle d = to_dram_line(r.victim, r.victim.dirty, t1, nullptr, golden::DramCause::Eviction);
+    // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
+    if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond + latency_);
+  }
+  if (mode_ == SimMode::At && to_dram.queued() > kDramQueue) {
+    if (e.l2.mode != golden::WriteMode::Through) {
+      stalled_.push_back(&tr);
+      return kLater;
+    }
+  }
+  if (e.l2.mode == golden::WriteMode::Through) {
+    golden::CacheLineOut l;
+    l.line = e.line;
+    l.data = e.data;
+    const Cycle d = to_dram_line(l, e.bytes, t1, &tr, golden::DramCause::WriteThrough);
+    if (mode_ == SimMode::At) return kLater;  // acknowledged with DRAM's acknowledgement
+    done = std::max(done, d);
+  }
+  return done;
+}
+
+Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes,
+                            Cycle t, tlm::tlm_generic_payload* waiting, golden::DramCause cause) {
+  LinePayload& d = ctx_.pool.acquire();
+  d.set_line(l.line, bytes, l.data.data());
+  *d.ext = StoreExtension{};
+  d.ext->dram_cause = cause;
+  d.tag = reinterpret_cast<std::uint64_t>(waiting);
+  if (mode_ == SimMode::Lt) {
+    const Cycle c = to_dram.lt(d.gp, t);
+    ctx_.pool.release(d);
+    return c;
+  }
+  ++dram_outstanding_;
+  to_dram.at(d.gp);
+  return t;
+}
+
+void L2Slice::dram_ack(tlm::tlm_generic_payload& tr, Cycle c) {
+  LinePayload& d = LinePayload::of(tr);
+  --dram_outstanding_;
+  if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), c);
+  ctx_.pool.release(d);
+  while (!stalled_.empty() && to_dram.queued() <= kDramQueue) {
+    respond(*stalled_.front(), tb_.now() + latency_);
+    stalled_.pop_front();
+  }
+}
+
+Cycle L2Slice::flush(Cycle t) {
+  flushed_.clear();
+  core_->flush(flushed_);
+  Cycle last = t;
+  for (const golden::CacheLineOut& l : flushed_) last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush));
+  return last;
+}
+
+}  // namespace stu::sim

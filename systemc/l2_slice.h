@@ -1,0 +1,47 @@
+// L2Slice: one address-hashed slice of the L2 (l2_slice_of). State: a golden::SectoredCache
+// of the slice's geometry (the cache piece: hit, allocation, replacement, dirty bytes); the
+// slice applies the L2 action the write-buffer entry carries. Timing: the slice's share of
+// the L2 bandwidth and its own latency (l2.hit_latency - l1.hit_latency - 2 * xbar.latency).
+// A dirty victim and a write-through go to the DRAM model as new transactions; a write-
+// through store is acknowledged when DRAM acknowledges it, every other store at the slice.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "l2_core.h"
+#include "sim_context.h"
+#include "stage.h"
+
+namespace stu::sim {
+
+class L2Slice : public Stage {
+ public:
+  L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core);
+  Sender to_dram;
+
+  // End of simulation: every dirty line goes to DRAM (LT: now; AT: queued). Returns the
+  // cycle the last one is acknowledged (LT) or the current cycle (AT).
+  Cycle flush(Cycle t);
+  const L2Core& core() const { return *core_; }
+  std::size_t dram_outstanding() const { return dram_outstanding_; }
+
+ private:
+  Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
+  Cycle to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes, Cycle t,
+                     tlm::tlm_generic_payload* waiting, golden::DramCause cause);
+  void dram_ack(tlm::tlm_generic_payload& tr, Cycle c);
+
+  SimContext& ctx_;
+  std::unique_ptr<L2Core> core_;
+  Calendar port_;
+  Cycle latency_;
+  std::size_t dram_outstanding_ = 0;
+  std::vector<golden::CacheLineOut> flushed_;
+  static constexpr std::size_t kDramQueue = 16;        // AT: DRAM writes waiting to leave
+  std::deque<tlm::tlm_generic_payload*> stalled_;      // AT: stores waiting for that room
+};
+
+}  // namespace stu::sim

@@ -1,0 +1,347 @@
+#include "lsu.h"
+
+#include <algorithm>
+
+namespace stu::sim {
+
+using golden::MemSpace;
+
+StoreClass store_class_of(const golden::StoreResult& r, bool tcgen05, std::uint32_t cta) {
+  if (tcgen05) return StoreClass::Tmem;
+  if (r.order.mmio) return StoreClass::Mmio;
+  for (const golden::LineRequest& l : r.lines) {
+    switch (l.dest.space) {
+      case MemSpace::Global:
+        return StoreClass::Global;
+      case MemSpace::Shared:
+        return l.dest.cta == cta ? StoreClass::Shared : StoreClass::Dsmem;
+      default:
+        return StoreClass::Local;
+    }
+  }
+  return StoreClass::Global;
+}
+
+Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu, Feed feed)
+    : sc_module(name),
+      out("out", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack_at(tr, c); }),
+      ctx_(ctx), mbu_(mbu), feed_(std::move(feed)), sms_(ctx.cfg.gpu.sms),
+      warps_(std::size_t(ctx.cfg.gpu.sms) * 16 * 32) {
+  for (SmState& s : sms_) s.issue = Calendar(double(ctx.cfg.lsu.issue_width));
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(ctx.tb.time(ctx.cfg.sim.quantum_cycles));
+  qk_.reset();
+  SC_HAS_PROCESS(Lsu);
+  SC_THREAD(main);
+}
+
+Cycle Lsu::last_cycle() const { return max_cursor_; }
+
+Lsu::WarpState& Lsu::warp(const PlannedOp& op) {
+  const std::size_t i = ((std::size_t(op.sm % sms_.size()) * 16) + (op.ctx.cta % 16)) * 32 +
+                        (op.ctx.warp % 32);
+  return warps_[i];
+}
+
+void Lsu::wait_until(Cycle c) {
+  const Cycle now = ctx_.tb.now();
+  if (c > now) wait(ctx_.tb.time(c - now));
+}
+
+void Lsu::main() {
+  for (;;) {
+    PlannedOp op;
+    if (!feed_(op)) {
+      if (finished_) break;
+      if (ctx_.cfg.sim.mode == SimMode::Lt) qk_.sync();
+      waiting_for_feed_ = true;
+      wait(more_);
+      waiting_for_feed_ = false;
+      continue;
+    }
+    if (ctx_.cfg.sim.mode == SimMode::Lt) {
+      issue_lt(op);
+    } else {
+      issue_at(op);
+    }
+    ++ops_done_;
+  }
+  if (ctx_.cfg.sim.mode == SimMode::Lt) qk_.sync();
+  waiting_for_feed_ = true;
+  ended_ = true;
+}
+
+void Lsu::build(const PlannedOp& op, std::vector<LinePayload*>& txns, StoreClass& cls) {
+  txns.clear();
+  const std::uint64_t instr = next_instr_++;
+  auto fresh = [&]() -> LinePayload& {
+    LinePayload& p = ctx_.pool.acquire();
+    StoreExtension& x = *p.ext;
+    x = StoreExtension{};
+    x.cta = op.ctx.cta;
+    x.warp = op.ctx.warp;
+    x.instr_id = instr;
+    x.sm = op.sm % std::uint32_t(sms_.size());
+    txns.push_back(&p);
+    return p;
+  };
+  if (op.kind == OpKind::MbarArrive) {
+    cls = StoreClass::Shared;
+    LinePayload& p = fresh();
+    p.gp.set_address(op.mbar_offset);
+    p.gp.set_data_length(0);
+    p.gp.set_byte_enable_length(0);
+    p.ext->dest = golden::Dest{MemSpace::Shared, std::uint16_t(op.ctx.cta), 0};
+    p.ext->mbar_op = StoreExtension::MbarOp::Arrive;
+    p.ext->mbar_offset = op.mbar_offset;
+    p.ext->mbar_bytes = op.tx_bytes;
+    return;
+  }
+  const golden::StoreResult& r = *op.res;
+  cls = store_class_of(r, op.tcgen05, op.ctx.cta);
+  bool release_point = r.order.release;
+  // st.async: each barrier's complete-tx bytes go with the last line of its CTA.
+  std::vector<std::size_t> last_of_cta;
+  if (!r.mbar.empty()) {
+    last_of_cta.assign(64, ~std::size_t(0));
+    for (std::size_t i = 0; i < r.lines.size(); ++i)
+      if (r.lines[i].dest.space == MemSpace::Shared) last_of_cta[r.lines[i].dest.cta % 64] = i;
+  }
+  for (std::size_t i = 0; i < r.lines.size(); ++i) {
+    const golden::LineRequest& l = r.lines[i];
+    LinePayload& p = fresh();
+    p.set_line(l.line, l.bytes, l.data.data());
+    StoreExtension& x = *p.ext;
+    x.order = r.order;
+    x.cache = r.cache;
+    x.lane_mask = l.lane_mask;
+    x.store_class = cls;
+    x.dest = l.dest;
+    if (l.dest.space == MemSpace::Global && release_point) {
+      x.release_point = true;
+      release_point = false;
+    }
+    if (!r.mbar.empty() && l.dest.space == MemSpace::Shared && last_of_cta[l.dest.cta % 64] == i) {
+      std::uint32_t bytes = 0;
+      for (const golden::MbarEvent& e : r.mbar) {
+        if (e.cta != l.dest.cta) continue;
+        if (!x.has_mbar) x.mbar_offset = e.offset;
+        if (e.offset == x.mbar_offset) bytes += e.bytes;
+        x.has_mbar = true;
+      }
+      x.mbar_bytes = bytes;
+    }
+  }
+  for (const golden::TmemWrite& w : r.tmem) {
+    LinePayload& p = fresh();
+    golden::LineByteMask m;
+    std::array<std::uint8_t, golden::kLineBytes> bytes{};
+    for (unsigned c = 0; c < 32; ++c) {
+      if (!((w.col_mask >> c) & 1)) continue;
+      for (unsigned b = 0; b < 4; ++b) {
+        m.set(4 * c + b);
+        bytes[4 * c + b] = std::uint8_t(w.data[c] >> (8 * b));
+      }
+    }
+    p.set_line((std::uint64_t(w.lane) << 16) | w.col, m, bytes.data());
+    p.ext->dest = golden::Dest{MemSpace::Tmem, w.cta, 0};
+    p.ext->store_class = StoreClass::Tmem;
+  }
+}
+
+namespace {
+void count_instruction(Stats& s, StoreClass cls, const PlannedOp& op) {
+  switch (cls) {
+    case StoreClass::Global:
+    case StoreClass::Mmio:
+      s.add(Metric::InstGlobalSt);
+      s.add(Metric::L1GlobalRequests);
+      break;
+    case StoreClass::Shared:
+    case StoreClass::Dsmem:
+      if (op.kind == OpKind::Store) s.add(Metric::InstSharedSt);
+      break;
+    case StoreClass::Local:
+      s.add(Metric::InstLocalSt);
+      break;
+    case StoreClass::Tmem:
+      s.add(Metric::InstTmemSt);
+      break;
+  }
+  if (op.res && op.res->order.async && !op.tcgen05) s.add(Metric::InstAsyncSt);
+  if (op.res) s.add(Metric::BytesStored, double(op.res->bytes));
+}
+}  // namespace
+
+void Lsu::issue_lt(const PlannedOp& op) {
+  SmState& s = sms_[op.sm % sms_.size()];
+  WarpState& w = warp(op);
+  Stats& st = ctx_.stats;
+  Cycle t = std::max(s.cursor, ctx_.tb.now());
+  if (op.kind == OpKind::MbarWait) {
+    const Cycle c = mbu_.phase_done(op.ctx.cta, op.mbar_offset, op.parity);
+    if (c == kLater) {
+      errors_.push_back("warp " + std::to_string(op.ctx.warp) + " of CTA " +
+                        std::to_string(op.ctx.cta) + " waits for the phase of parity " +
+                        std::to_string(op.parity) + " of the mbarrier at shared offset " +
+                        std::to_string(op.mbar_offset) +
+                        ", which no earlier operation of the workload completes");
+    } else if (c > t) {
+      st.add(Metric::LsuStallOrdering, double(c - t));
+      t = c;
+    }
+    s.cursor = t;
+    return;
+  }
+  if (op.kind == OpKind::TmemWait) {
+    if (w.tmem_ack > t) {
+      st.add(Metric::LsuStallOrdering, double(w.tmem_ack - t));
+      t = w.tmem_ack;
+    }
+    s.cursor = t;
+    return;
+  }
+  while (!s.acks.empty() && s.acks.top() <= t) s.acks.pop();
+  if (s.acks.size() >= ctx_.cfg.lsu.outstanding_stores) {
+    const Cycle c = s.acks.top();
+    s.acks.pop();
+    st.add(Metric::LsuStallOutstanding, double(c - t));
+    t = c;
+  }
+  const bool strong = op.res && op.res->order.strong;
+  const bool release = op.res && op.res->order.release;
+  if (release && w.last_ack > t) {
+    st.add(Metric::LsuStallOrdering, double(w.last_ack - t));
+    t = w.last_ack;
+  }
+  if (strong && w.last_strong_ack > t) {
+    st.add(Metric::LsuStallOrdering, double(w.last_strong_ack - t));
+    t = w.last_strong_ack;
+  }
+  t = s.issue.book(t, 1.0);
+  StoreClass cls = StoreClass::Global;
+  build(op, txns_, cls);
+  count_instruction(st, cls, op);
+  const std::uint64_t instr = txns_.empty() ? 0 : txns_.front()->ext->instr_id;
+  ctx_.record(Event::Issue, instr, op.ctx.warp, 0, t);
+  Cycle ack = t;
+  for (LinePayload* p : txns_) {
+    p->ext->issue_cycle = t;
+    ack = std::max(ack, out.lt(p->gp, t));
+    ctx_.pool.release(*p);
+  }
+  ctx_.record(Event::Ack, instr, op.ctx.warp, 0, ack);
+  if (op.tcgen05) {
+    w.tmem_ack = std::max(w.tmem_ack, ack);
+  } else {
+    s.acks.push(ack);
+    w.last_ack = std::max(w.last_ack, ack);
+    if (strong) w.last_strong_ack = std::max(w.last_strong_ack, ack);
+  }
+  if (op.kind == OpKind::Store) st.lat(cls).add(ack - t);
+  s.cursor = t;
+  max_cursor_ = std::max(max_cursor_, ack);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time local = ctx_.tb.time(t);
+  qk_.set(local > now ? local - now : sc_core::SC_ZERO_TIME);
+  if (qk_.need_sync()) qk_.sync();
+}
+
+void Lsu::issue_at(const PlannedOp& op) {
+  SmState& s = sms_[op.sm % sms_.size()];
+  WarpState& w = warp(op);
+  Stats& st = ctx_.stats;
+  wait_until(s.cursor);
+  const Cycle start = ctx_.tb.now();
+  if (op.kind == OpKind::MbarWait) {
+    for (;;) {
+      const Cycle c = mbu_.phase_done(op.ctx.cta, op.mbar_offset, op.parity);
+      if (c != kLater) {
+        wait_until(c);
+        break;
+      }
+      wait(mbu_.changed());
+    }
+    st.add(Metric::LsuStallOrdering, double(ctx_.tb.now() - start));
+    s.cursor = ctx_.tb.now();
+    return;
+  }
+  if (op.kind == OpKind::TmemWait) {
+    while (w.tmem_outstanding) wait(acked_);
+    st.add(Metric::LsuStallOrdering, double(ctx_.tb.now() - start));
+    s.cursor = ctx_.tb.now();
+    return;
+  }
+  while (s.outstanding >= ctx_.cfg.lsu.outstanding_stores) wait(acked_);
+  const Cycle after_limit = ctx_.tb.now();
+  st.add(Metric::LsuStallOutstanding, double(after_limit - start));
+  const bool strong = op.res && op.res->order.strong;
+  const bool release = op.res && op.res->order.release;
+  while ((release && w.outstanding) || (strong && w.strong_outstanding)) wait(acked_);
+  st.add(Metric::LsuStallOrdering, double(ctx_.tb.now() - after_limit));
+  wait_until(s.issue.book(ctx_.tb.now(), 1.0));
+  const Cycle t = ctx_.tb.now();
+  StoreClass cls = StoreClass::Global;
+  build(op, txns_, cls);
+  count_instruction(st, cls, op);
+  std::size_t si;
+  if (free_slots_.empty()) {
+    si = slots_.size();
+    slots_.emplace_back();
+  } else {
+    si = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  Slot& slot = slots_[si];
+  slot = Slot{};
+  slot.remaining = unsigned(txns_.size());
+  slot.issued = t;
+  slot.cls = cls;
+  slot.warp = &w;
+  slot.sm = &s;
+  slot.strong = strong;
+  slot.tmem = op.tcgen05;
+  slot.counted = op.kind == OpKind::Store;
+  slot.instr = txns_.empty() ? 0 : txns_.front()->ext->instr_id;
+  ctx_.record(Event::Issue, slot.instr, op.ctx.warp, 0, t);
+  s.cursor = t;
+  if (txns_.empty()) {
+    if (slot.counted) st.lat(cls).add(0);
+    free_slots_.push_back(si);
+    return;
+  }
+  ++outstanding_total_;
+  if (op.tcgen05) {
+    ++w.tmem_outstanding;
+  } else {
+    ++s.outstanding;
+    ++w.outstanding;
+    if (strong) ++w.strong_outstanding;
+  }
+  for (LinePayload* p : txns_) {
+    p->ext->issue_cycle = t;
+    p->tag = si;
+    out.at(p->gp);
+  }
+}
+
+void Lsu::ack_at(tlm::tlm_generic_payload& tr, Cycle c) {
+  LinePayload& p = LinePayload::of(tr);
+  Slot& slot = slots_[p.tag];
+  ctx_.pool.release(p);
+  if (--slot.remaining) return;
+  if (slot.counted) ctx_.stats.lat(slot.cls).add(c - slot.issued);
+  ctx_.record(Event::Ack, slot.instr, 0, 0, c);
+  max_cursor_ = std::max(max_cursor_, c);
+  if (slot.tmem) {
+    --slot.warp->tmem_outstanding;
+  } else {
+    --slot.sm->outstanding;
+    --slot.warp->outstanding;
+    if (slot.strong) --slot.warp->strong_outstanding;
+  }
+  --outstanding_total_;
+  free_slots_.push_back(std::size_t(&slot - slots_.data()));
+  acked_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace stu::sim

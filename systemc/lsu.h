@@ -1,0 +1,112 @@
+// Lsu: the SMs' load/store units on the store side, the initiator of the model. It takes
+// planned warp operations from a feed (the workload, or one `.sts` store at a time), and
+// for each store issues one transaction per line request (global, local, shared, DSMEM) or
+// per TMEM run, honouring:
+//   - issue width (lsu.issue_width instructions per cycle per SM) and the per-SM limit of
+//     outstanding instructions (lsu.outstanding_stores);
+//   - a strong store issues after every earlier strong store of its warp is acknowledged;
+//   - a release store issues after every earlier store of its warp is acknowledged (and the
+//     L1 drains the write buffer before it, so the earlier bytes reach the L2 first);
+//   - tcgen05.st completes asynchronously (only tcgen05.wait::st waits for it);
+//   - mbarrier arrives go to the barrier; a wait holds the warp's SM until the phase completes.
+// LT: one thread, per-SM time cursors, b_transport with annotated delays, synchronised by a
+// tlm_quantumkeeper. AT: the same thread waits for real (issue slots, acknowledgements,
+// barrier events) and sends through nb_transport.
+#pragma once
+
+#include <functional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "mbarrier_unit.h"
+#include "sim_context.h"
+#include "stage.h"
+#include "workload.h"
+
+namespace stu::sim {
+
+// One operation as the LSU receives it: the workload op and, for a store, the planned
+// effects (golden::plan on the model's image).
+struct PlannedOp {
+  OpKind kind = OpKind::Store;
+  std::uint32_t sm = 0;
+  golden::WarpContext ctx;
+  std::uint64_t mbar_offset = 0;
+  std::uint32_t tx_bytes = 0;
+  std::uint32_t parity = 0;
+  const golden::StoreResult* res = nullptr;  // Store: valid until the next feed call
+  bool tcgen05 = false;
+};
+
+class Lsu : public sc_core::sc_module {
+ public:
+  // The next op (false: none now; the LSU waits for more_ops() or ends when done()).
+  using Feed = std::function<bool(PlannedOp&)>;
+  Sender out;
+
+  Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu, Feed feed);
+  // More ops are available (sts mode), or the feed is done.
+  void more_ops() { more_.notify(sc_core::SC_ZERO_TIME); }
+  void finish() { finished_ = true; more_.notify(sc_core::SC_ZERO_TIME); }
+  bool idle() const { return waiting_for_feed_ && outstanding_total_ == 0; }
+  // The cycle the last acknowledgement came (LT: the latest cursor).
+  Cycle last_cycle() const;
+  std::uint64_t ops_done() const { return ops_done_; }
+  std::vector<std::string>& errors() { return errors_; }
+  bool ended() const { return ended_; }
+
+ private:
+  struct WarpState {
+    Cycle last_ack = 0, last_strong_ack = 0, tmem_ack = 0;                // LT
+    unsigned outstanding = 0, strong_outstanding = 0, tmem_outstanding = 0;  // AT
+  };
+  struct SmState {
+    Cycle cursor = 0;
+    Calendar issue{1.0};
+    std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> acks;  // LT
+    unsigned outstanding = 0;                                                  // AT
+  };
+  struct Slot {  // AT: an issued instruction waiting for its acknowledgements
+    unsigned remaining = 0;
+    Cycle issued = 0;
+    StoreClass cls = StoreClass::Global;
+    WarpState* warp = nullptr;
+    SmState* sm = nullptr;
+    bool strong = false, tmem = false, counted = true;
+    std::uint64_t instr = 0;
+  };
+
+  void main();
+  void issue_lt(const PlannedOp& op);
+  void issue_at(const PlannedOp& op);
+  WarpState& warp(const PlannedOp& op);
+  // The transactions of a store (or an arrive), in order.
+  void build(const PlannedOp& op, std::vector<LinePayload*>& out, StoreClass& cls);
+  void ack_at(tlm::tlm_generic_payload& tr, Cycle c);
+  void wait_until(Cycle c);
+
+  SimContext& ctx_;
+  MBarrierUnit& mbu_;
+  Feed feed_;
+  std::vector<SmState> sms_;
+  std::vector<WarpState> warps_;
+  std::vector<Slot> slots_;
+  std::vector<std::size_t> free_slots_;
+  std::vector<LinePayload*> txns_;
+  tlm_utils::tlm_quantumkeeper qk_;
+  sc_core::sc_event more_, acked_;
+  bool waiting_for_feed_ = false, finished_ = false, ended_ = false;
+  unsigned outstanding_total_ = 0;
+  std::uint64_t next_instr_ = 1, ops_done_ = 0;
+  Cycle max_cursor_ = 0;
+  std::vector<std::string> errors_;
+};
+
+StoreClass store_class_of(const golden::StoreResult& r, bool tcgen05, std::uint32_t issuing_cta);
+
+}  // namespace stu::sim

@@ -1,0 +1,121 @@
+#include "shared_mem.h"
+
+namespace stu::sim {
+
+SharedMem::SharedMem(const sc_core::sc_module_name& name, SimContext& ctx)
+    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
+      to_mbar("to_mbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { mbar_ack(tr, c); }),
+      ctx_(ctx), banks_(ctx.image.config().cluster_ctas),
+      dsmem_(double(ctx.cfg.dsmem.bytes_per_clk)) {
+  SC_HAS_PROCESS(SharedMem);
+  SC_METHOD(release_due);
+  sensitive << timer_;
+  dont_initialize();
+}
+
+void SharedMem::release_due() {
+  const Cycle now = ctx_.tb.now();
+  Cycle next = kLater;
+  std::size_t keep = 0;
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    if (pending_[i].first <= now) {
+      to_mbar.at(pending_[i].second->gp);
+    } else {
+      next = std::min(next, pending_[i].first);
+      pending_[keep++] = pending_[i];
+    }
+  }
+  pending_.resize(keep);
+  if (next != kLater) timer_.notify(ctx_.tb.time(next - now));
+}
+
+Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
+  LinePayload& p = LinePayload::of(tr);
+  StoreExtension& x = *p.ext;
+  if (x.mbar_op == StoreExtension::MbarOp::Arrive) {
+    const Cycle c = to_barrier(x, x.mbar_bytes, StoreExtension::MbarOp::Arrive, t, &tr);
+    return mode_ == SimMode::At ? kLater : c;
+  }
+  const std::uint32_t cta = x.dest.cta;
+  if (cta >= banks_.size()) {
+    errors_.push_back("shared store to CTA " + std::to_string(cta) + " outside the cluster");
+    return t;
+  }
+  const golden::LineByteMask m = p.mask();
+  Cycle t1;
+  if (cta != x.cta) {  // DSMEM: through the cluster network
+    t1 = dsmem_.book(t, double(m.count())) + ctx_.cfg.dsmem.latency;
+    ctx_.stats.add(Metric::DsmemBytes, m.count());
+  } else {
+    Banks& b = banks_[cta];
+    if (b.instr != x.instr_id) {
+      b.instr = x.instr_id;
+      b.lines.fill(0);
+      b.wavefronts = 0;
+    }
+    const unsigned nbanks = std::min<unsigned>(64, ctx_.cfg.shared.banks);
+    const unsigned bb = ctx_.cfg.shared.bank_bytes;
+    unsigned worst = 0;
+    // Banks are interleaved by bank_bytes over the line; the line touches bank k when any byte
+    // of a word that maps to k is written.
+    std::array<bool, 64> used{};
+    for (unsigned i = 0; i < golden::kLineBytes; ++i)
+      if (m.test(i)) used[((tr.get_address() + i) / bb) % nbanks] = true;
+    for (unsigned k = 0; k < nbanks; ++k)
+      if (used[k]) worst = std::max<unsigned>(worst, ++b.lines[k]);
+    const unsigned extra = worst > b.wavefronts ? worst - b.wavefronts : 0;
+    if (b.wavefronts > 0 && extra > 0) ctx_.stats.add(Metric::SharedConflicts, extra);
+    b.wavefronts += extra;
+    ctx_.stats.add(Metric::SharedWavefronts, extra);
+    t1 = b.pipe.book(t, double(extra ? extra : 0.0)) ;
+  }
+  t1 += ctx_.cfg.shared.latency;
+  golden::CtaState& c = ctx_.image.cta(cta);
+  if (!write_enabled(c.shared.data(), c.shared.size(), tr.get_address(), p)) {
+    errors_.push_back("shared store beyond CTA " + std::to_string(cta) + "'s shared memory");
+  }
+  ctx_.record(Event::SharedWrite, x.instr_id, x.warp, tr.get_address(), t1);
+  if (x.has_mbar) {
+    const Cycle c2 = to_barrier(x, x.mbar_bytes, StoreExtension::MbarOp::CompleteTx, t1, nullptr);
+    (void)c2;
+  }
+  return t1;
+}
+
+Cycle SharedMem::to_barrier(const StoreExtension& x, std::uint32_t bytes,
+                            StoreExtension::MbarOp op, Cycle t,
+                            tlm::tlm_generic_payload* waiting) {
+  LinePayload& d = ctx_.pool.acquire();
+  d.gp.set_address(x.mbar_offset);
+  d.gp.set_data_length(0);
+  d.gp.set_byte_enable_length(0);
+  *d.ext = x;
+  d.ext->mbar_op = op;
+  d.ext->mbar_bytes = bytes;
+  d.tag = reinterpret_cast<std::uint64_t>(waiting);
+  if (mode_ == SimMode::Lt) {
+    const Cycle c = to_mbar.lt(d.gp, t);
+    ctx_.pool.release(d);
+    return c;
+  }
+  ++mbar_outstanding_;
+  // AT: the request leaves when the data is written (t), not before.
+  const Cycle now = ctx_.tb.now();
+  if (t > now) {
+    // Deliver at t: the Sender sends at once, so delay the payload through a timed event.
+    pending_.push_back({t, &d});
+    timer_.notify(ctx_.tb.time(t - now));
+  } else {
+    to_mbar.at(d.gp);
+  }
+  return t;
+}
+
+void SharedMem::mbar_ack(tlm::tlm_generic_payload& tr, Cycle c) {
+  LinePayload& d = LinePayload::of(tr);
+  --mbar_outstanding_;
+  if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), c);
+  ctx_.pool.release(d);
+}
+
+}  // namespace stu::sim

@@ -1,0 +1,58 @@
+// What every module of one TLM model shares: the configuration, the clock, the statistics,
+// the model's own memory image (each module writes the space it owns, with its own byte-
+// enable merge), the payload pool and an optional timestamp log (ordering tests, traces).
+// One SimContext per model instance: nothing is global.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "payload.h"
+#include "sim_config.h"
+#include "stats.h"
+#include "stu/golden/state.h"
+#include "timing.h"
+
+namespace stu::sim {
+
+enum class Event : std::uint8_t {
+  Issue,        // the LSU sends the instruction's first transaction
+  L1Write,      // the L1 (or the local-memory path) takes a line
+  WbOut,        // a write-buffer entry leaves toward the L2
+  L2Write,      // an L2 slice writes a line (what arrived from the write buffer)
+  DramWrite,    // the DRAM model writes a line
+  SharedWrite,  // shared memory (own CTA or DSMEM) writes a line
+  TmemWrite,    // tensor memory writes one lane's run
+  MbarUpdate,   // a barrier takes a complete-tx or an arrive
+  MbarPhase,    // a barrier's phase completes
+  Ack,          // the LSU receives an instruction's last acknowledgement
+};
+const char* event_name(Event e);
+
+struct LogEntry {
+  Event event;
+  std::uint64_t instr = 0;  // the LSU's instruction id (0 when not known at that point)
+  std::uint32_t warp = 0;
+  std::uint64_t addr = 0;   // line address, barrier offset or TMEM address
+  Cycle cycle = 0;
+};
+
+struct SimContext {
+  const SimConfig& cfg;
+  const Timebase& tb;
+  Stats& stats;
+  golden::MachineState& image;
+  PayloadPool& pool;
+  std::vector<LogEntry>* log = nullptr;  // set to record every event (tests, --trace)
+
+  void record(Event e, std::uint64_t instr, std::uint32_t warp, std::uint64_t addr, Cycle c) {
+    if (log) log->push_back(LogEntry{e, instr, warp, addr, c});
+  }
+};
+
+// Writes the enabled bytes of a line payload at `offset` of a flat array of `size` bytes
+// (shared memory); false when any enabled byte lies outside.
+bool write_enabled(std::uint8_t* base, std::uint64_t size, std::uint64_t offset,
+                   const LinePayload& p);
+
+}  // namespace stu::sim

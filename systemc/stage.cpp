@@ -1,0 +1,132 @@
+#include "stage.h"
+
+#include "payload.h"
+
+namespace stu::sim {
+
+using sc_core::sc_time;
+using sc_core::SC_ZERO_TIME;
+
+Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mode,
+             unsigned depth)
+    : sc_module(name), in("in"), tb_(tb), mode_(mode), peq_(this, &Stage::peq_cb),
+      depth_(depth ? depth : 1) {
+  in.register_b_transport(this, &Stage::b_transport);
+  in.register_nb_transport_fw(this, &Stage::nb_transport_fw);
+}
+
+void Stage::b_transport(int, tlm::tlm_generic_payload& tr, sc_time& delay) {
+  const Cycle t = tb_.at(delay);
+  const Cycle done = serve(tr, t);
+  const Cycle d = done == kLater || done < t ? t : done;
+  delay = tb_.time(d) - sc_core::sc_time_stamp();
+  tr.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+tlm::tlm_sync_enum Stage::nb_transport_fw(int port, tlm::tlm_generic_payload& tr,
+                                          tlm::tlm_phase& phase, sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    LinePayload::of(tr).port = std::uint32_t(port);
+    peq_.notify(tr, phase, delay);
+    return tlm::TLM_ACCEPTED;
+  }
+  return tlm::TLM_COMPLETED;  // END_RESP: nothing left to do
+}
+
+void Stage::peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) {
+  if (phase == tlm::BEGIN_REQ) {
+    if (busy_ < depth_) {
+      accept(tr);
+    } else {
+      waiting_.push_back(&tr);
+      peak_ = std::max(peak_, std::size_t(busy_) + waiting_.size());
+    }
+    return;
+  }
+  if (phase == tlm::BEGIN_RESP) {
+    tr.set_response_status(tlm::TLM_OK_RESPONSE);
+    tlm::tlm_phase p = tlm::BEGIN_RESP;
+    sc_time d = SC_ZERO_TIME;
+    --busy_;
+    in[int(LinePayload::of(tr).port)]->nb_transport_bw(tr, p, d);  // answered TLM_COMPLETED
+    if (!waiting_.empty()) {
+      tlm::tlm_generic_payload* next = waiting_.front();
+      waiting_.pop_front();
+      accept(*next);
+    }
+  }
+}
+
+void Stage::accept(tlm::tlm_generic_payload& tr) {
+  ++busy_;
+  peak_ = std::max(peak_, std::size_t(busy_) + waiting_.size());
+  tlm::tlm_phase p = tlm::END_REQ;
+  sc_time d = SC_ZERO_TIME;
+  in[int(LinePayload::of(tr).port)]->nb_transport_bw(tr, p, d);
+  const Cycle now = tb_.now();
+  const Cycle done = serve(tr, now);
+  if (done != kLater) respond(tr, done);
+}
+
+void Stage::respond(tlm::tlm_generic_payload& tr, Cycle t) {
+  const Cycle now = tb_.now();
+  peq_.notify(tr, tlm::BEGIN_RESP, t > now ? tb_.time(t - now) : SC_ZERO_TIME);
+}
+
+Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack)
+    : sc_module(name), out("out"), tb_(tb), on_ack_(std::move(on_ack)) {
+  out.register_nb_transport_bw(this, &Sender::nb_transport_bw);
+  SC_HAS_PROCESS(Sender);
+  SC_METHOD(send_next);
+  sensitive << send_ev_;
+  dont_initialize();
+}
+
+Cycle Sender::lt(tlm::tlm_generic_payload& tr, Cycle t) {
+  const Cycle now = tb_.now();
+  sc_time delay = t > now ? tb_.time(t - now) : SC_ZERO_TIME;
+  out->b_transport(tr, delay);
+  return tb_.at(delay);
+}
+
+void Sender::at(tlm::tlm_generic_payload& tr) {
+  queue_.push_back(&tr);
+  if (!waiting_end_req_) send_ev_.notify(SC_ZERO_TIME);
+}
+
+void Sender::send_next() {
+  while (!waiting_end_req_ && !queue_.empty()) {
+    tlm::tlm_generic_payload* tr = queue_.front();
+    queue_.pop_front();
+    tlm::tlm_phase p = tlm::BEGIN_REQ;
+    sc_time d = SC_ZERO_TIME;
+    waiting_end_req_ = true;
+    const tlm::tlm_sync_enum r = out->nb_transport_fw(*tr, p, d);
+    if (r == tlm::TLM_COMPLETED) {  // a target that answers at once
+      waiting_end_req_ = false;
+      on_ack_(*tr, tb_.at(d));
+    } else if (r == tlm::TLM_UPDATED && p == tlm::END_REQ) {
+      waiting_end_req_ = false;
+    }
+  }
+}
+
+tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
+                                           sc_time& delay) {
+  if (phase == tlm::END_REQ) {
+    waiting_end_req_ = false;
+    if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (phase == tlm::BEGIN_RESP) {
+    if (waiting_end_req_) {  // BEGIN_RESP implies END_REQ
+      waiting_end_req_ = false;
+      if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
+    }
+    on_ack_(tr, tb_.at(delay));
+    return tlm::TLM_COMPLETED;
+  }
+  return tlm::TLM_ACCEPTED;
+}
+
+}  // namespace stu::sim

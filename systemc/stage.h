@@ -1,0 +1,94 @@
+// The two halves every TLM module of the store path is built from, so one module serves both
+// timing styles (docs/tlm.md, "Timing styles"):
+//
+//   Stage   a target: b_transport (loosely timed: the arrival cycle is now plus the annotated
+//           delay, the answer is annotated back) and nb_transport_fw (approximately timed:
+//           the four phases through a peq_with_cb_and_phase, at most `depth` transactions in
+//           service; a request beyond that waits for END_REQ, which is how backpressure
+//           reaches the initiator). Both call the module's serve().
+//   Sender  an initiator port owned by a module: lt() is b_transport; at() queues the
+//           payload, sends BEGIN_REQ when the previous request got END_REQ, and reports
+//           BEGIN_RESP to the owner's on_ack().
+//
+// A module decides its own timing in serve() (bandwidth Calendars, latencies) and the cycle
+// its acknowledgement leaves; the styles differ in who waits: in LT nobody (time is
+// annotated), in AT queues fill and initiators stall.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <string>
+
+#include <tlm_utils/peq_with_cb_and_phase.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <systemc>
+#include <tlm>
+
+#include "sim_config.h"
+#include "timing.h"
+
+namespace stu::sim {
+
+inline constexpr Cycle kLater = ~Cycle(0);  // serve(): respond() will be called later
+
+class Stage : public sc_core::sc_module {
+ public:
+  // Any number of initiators may bind (several L2 slices share the DRAM model).
+  tlm_utils::multi_passthrough_target_socket<Stage> in;
+
+  unsigned in_service() const { return busy_; }
+  std::size_t waiting() const { return waiting_.size(); }
+  std::size_t peak_occupancy() const { return peak_; }
+
+ protected:
+  Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mode, unsigned depth);
+  // The module's work on a transaction that arrives at cycle `t`: its state changes, and the
+  // cycle its acknowledgement leaves (never before t), or kLater (AT only) when the module
+  // calls respond() itself.
+  virtual Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) = 0;
+  // AT: the acknowledgement of a transaction serve() answered kLater leaves at cycle `t`.
+  void respond(tlm::tlm_generic_payload& tr, Cycle t);
+
+  const Timebase& tb_;
+  const SimMode mode_;
+
+ private:
+  void b_transport(int port, tlm::tlm_generic_payload& tr, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& tr,
+                                     tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  void peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase);
+  void accept(tlm::tlm_generic_payload& tr);
+
+  tlm_utils::peq_with_cb_and_phase<Stage> peq_;
+  unsigned depth_;
+  unsigned busy_ = 0;
+  std::size_t peak_ = 0;
+  std::deque<tlm::tlm_generic_payload*> waiting_;
+};
+
+class Sender : public sc_core::sc_module {
+ public:
+  using AckFn = std::function<void(tlm::tlm_generic_payload&, Cycle)>;
+  tlm_utils::simple_initiator_socket<Sender> out;
+
+  Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack);
+  // LT: sends at cycle t; returns the acknowledgement's cycle.
+  Cycle lt(tlm::tlm_generic_payload& tr, Cycle t);
+  // AT: queues the payload; on_ack(tr, cycle) when its BEGIN_RESP arrives.
+  void at(tlm::tlm_generic_payload& tr);
+  std::size_t queued() const { return queue_.size() + (waiting_end_req_ ? 1 : 0); }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  void send_next();
+
+  const Timebase& tb_;
+  AckFn on_ack_;
+  std::deque<tlm::tlm_generic_payload*> queue_;
+  bool waiting_end_req_ = false;
+  sc_core::sc_event send_ev_;
+};
+
+}  // namespace stu::sim

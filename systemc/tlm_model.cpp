@@ -1,0 +1,293 @@
+#include "tlm_model.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "addr_resolver.h"
+#include "dram.h"
+#include "l1.h"
+#include "l2_slice.h"
+#include "lsu.h"
+#include "mbarrier_unit.h"
+#include "shared_mem.h"
+#include "sim_context.h"
+#include "tensor_mem.h"
+#include "xbar.h"
+
+namespace stu::sim {
+
+namespace {
+constexpr std::size_t kHistory = 64;  // stores kept for a mismatch report
+
+SimConfig effective(SimConfig c, const std::optional<golden::HierarchyConfig>& caches) {
+  if (caches) {  // a .sts test: one SM, one L2 slice of the test's geometry
+    c.gpu.sms = 1;
+    c.l1.bytes = caches->l1.bytes;
+    c.l1.ways = caches->l1.ways;
+    c.l1.write_buffer_entries = caches->write_buffer;
+    c.l2.slices = 1;
+    c.l2.slice_bytes = caches->l2.bytes;
+    c.l2.ways = caches->l2.ways;
+  }
+  return c;
+}
+}  // namespace
+
+struct TlmModel::Top : sc_core::sc_module {
+  MBarrierUnit mbu;
+  Lsu lsu;
+  AddrResolver resolver;
+  std::vector<std::unique_ptr<L1>> l1;
+  Xbar xbar;
+  std::vector<std::unique_ptr<L2Slice>> l2;
+  Dram dram;
+  SharedMem shared;
+  TensorMem tmem;
+
+  Top(const sc_core::sc_module_name& n, TlmModel& m, SimContext& c, const CoreFactory& f)
+      : sc_module(n),
+        mbu("mbarrier", c),
+        lsu("lsu", c, mbu, [&m](PlannedOp& op) { return m.next_op(op); }),
+        resolver("resolver", c),
+        xbar("xbar", c),
+        dram("dram", c),
+        shared("shared", c),
+        tmem("tmem", c) {
+    const golden::HierarchyConfig h = hierarchy_of(c.cfg);
+    lsu.out.out.bind(resolver.in);
+    for (std::uint32_t s = 0; s < c.cfg.gpu.sms; ++s) {
+      auto core = f.l1 ? f.l1(h.l1, h.write_buffer) : make_l1_core(h.l1, h.write_buffer);
+      l1.push_back(std::make_unique<L1>(("l1_" + std::to_string(s)).c_str(), c, s, std::move(core)));
+      resolver.out.bind(l1.back()->in);
+      l1.back()->to_xbar.out.bind(xbar.in);
+    }
+    resolver.out.bind(shared.in);
+    resolver.out.bind(tmem.in);
+    shared.to_mbar.out.bind(mbu.in);
+    for (std::uint32_t s = 0; s < c.cfg.l2.slices; ++s) {
+      auto core = f.l2 ? f.l2(h.l2) : make_l2_core(h.l2);
+      l2.push_back(std::make_unique<L2Slice>(("l2_" + std::to_string(s)).c_str(), c, std::move(core)));
+      xbar.out.bind(l2.back()->in);
+      l2.back()->to_dram.out.bind(dram.in);
+    }
+  }
+};
+
+void TlmModel::activate() const {
+  sc_core::sc_curr_simcontext = sim_;
+  sc_core::sc_default_global_context = sim_;
+}
+
+TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
+                   const std::optional<golden::HierarchyConfig>& caches, const CoreFactory& cores)
+    : cfg_(effective(cfg, caches)), image_(mc) {
+  sim_ = new sc_core::sc_simcontext;
+  activate();
+  tb_ = std::make_unique<Timebase>(cfg_.clock);
+  pool_ = std::make_unique<PayloadPool>();
+  ctx_ = std::make_unique<SimContext>(SimContext{cfg_, *tb_, stats_, image_, *pool_});
+  stats_.core_mhz = cfg_.clock.core_mhz;
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
+  top_->dram.keep_log(caches.has_value());
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_,
+                                          sc_core::SC_DO_NOTHING);
+}
+
+void TlmModel::run_pending() {
+  while (sc_core::sc_pending_activity()) sc_core::sc_start();
+}
+
+const std::vector<golden::DramWrite>* TlmModel::dram_writes() const { return &top_->dram.log(); }
+
+TlmModel::~TlmModel() {
+  activate();
+  top_.reset();
+  // The simulation context is left to the process: SystemC 2.3 cannot always tear one down
+  // after elaboration (sc_simcontext's destructor walks objects already gone).
+  sc_core::sc_curr_simcontext = nullptr;
+  sc_core::sc_default_global_context = nullptr;
+}
+
+void TlmModel::record_events(std::vector<LogEntry>* log) { ctx_->log = log; }
+
+void TlmModel::run_kernel() {
+  activate();
+  top_->lsu.more_ops();
+  sc_core::sc_start();
+}
+
+// --- the feed ---------------------------------------------------------------------------
+
+bool TlmModel::next_op(PlannedOp& op) {
+  if (!pending_.empty()) {  // sts mode: one store at a time
+    pending_res_ = std::move(pending_.front().first);
+    op = PlannedOp{};
+    op.kind = OpKind::Store;
+    op.ctx = pending_.front().second;
+    op.res = &pending_res_;
+    op.tcgen05 = pending_tcgen05_;
+    pending_.pop_front();
+    return true;
+  }
+  if (!workload_) return false;
+  for (;;) {
+    if (!workload_->next(op_)) {
+      if (!workload_->error().empty()) errors_.push_back(workload_->error());
+      return false;
+    }
+    ++ops_;
+    if (progress_ && (ops_ & 0x3FFF) == 0) progress_(ops_);
+    op = PlannedOp{};
+    op.kind = op_.kind;
+    op.sm = op_.sm % cfg_.gpu.sms;
+    op.ctx = op_.ctx;
+    op.mbar_offset = op_.mbar_offset;
+    op.tx_bytes = op_.tx_bytes;
+    op.parity = op_.parity;
+    if (op_.kind == OpKind::MbarArrive) {
+      // The golden reference takes the arrive at once.
+      const golden::MbarOp mo{op_.tx_bytes ? golden::MbarOpKind::ArriveExpectTx : golden::MbarOpKind::Arrive,
+                              op_.tx_bytes ? op_.tx_bytes : 1u};
+      const golden::MbarStep st = golden::mbar_step(golden_->mbar(op_.ctx.cta, op_.mbar_offset), mo);
+      if (st.fault == golden::FaultKind::None) golden_->set_mbar(op_.ctx.cta, op_.mbar_offset, st.next);
+      return true;
+    }
+    if (op_.kind != OpKind::Store) return true;
+    golden::execute(*golden_, *op_.ins, op_.ctx, op_.ops, gold_res_, gold_scratch_);
+    golden::plan(image_, *op_.ins, op_.ctx, op_.ops, res_, scratch_);
+    if (res_.fault_mask != gold_res_.fault_mask || res_.stored_mask != gold_res_.stored_mask) {
+      errors_.push_back("store " + std::to_string(ops_) + ": the model's lanes (faults " +
+                        std::to_string(res_.fault_mask) + ") differ from the golden model's (" +
+                        std::to_string(gold_res_.fault_mask) + ")");
+    }
+    remember(res_, op_.ctx, op.sm);
+    op.res = &res_;
+    op.tcgen05 = op_.ins->op == isa::Opcode::Tcgen05St;
+    return true;
+  }
+}
+
+void TlmModel::remember(const golden::StoreResult& r, const golden::WarpContext& ctx,
+                        std::uint32_t sm) {
+  Remembered m{++seq_, sm, ctx.cta, ctx.warp, {}};
+  for (const golden::LineRequest& l : r.lines) m.lines.emplace_back(l.dest, l.line);
+  history_.push_back(std::move(m));
+  if (history_.size() > kHistory) history_.pop_front();
+}
+
+std::string TlmModel::history_for(std::uint64_t addr, const std::string& space) const {
+  std::string s;
+  const std::uint64_t line = addr & ~std::uint64_t(golden::kLineBytes - 1);
+  for (auto it = history_.rbegin(); it != history_.rend(); ++it) {
+    for (const auto& [dest, l] : it->lines) {
+      if (l != line || std::string(golden::to_string(dest.space)) != (space == "dram" ? "global" : space))
+        continue;
+      s += "  store #" + std::to_string(it->seq) + " (sm " + std::to_string(it->sm) + ", cta " +
+           std::to_string(it->cta) + ", warp " + std::to_string(it->warp) + ") wrote that line\n";
+      break;
+    }
+  }
+  if (s.empty())
+    s = "  no store among the last " + std::to_string(history_.size()) + " wrote that line\n";
+  return s;
+}
+
+// --- workload run -------------------------------------------------------------------------
+
+RunReport TlmModel::run(Workload& w, golden::MachineState& golden, const Progress& progress) {
+  activate();
+  workload_ = &w;
+  golden_ = &golden;
+  progress_ = progress;
+  top_->dram.preload(image_.global());
+  const auto t0 = std::chrono::steady_clock::now();
+  top_->lsu.finish();
+  sc_core::sc_start();
+  stats_.host_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stats_.warp_ops = ops_;
+  if (!top_->lsu.ended())
+    errors_.push_back("the workload did not finish: a warp waits for a barrier phase that never completes (deadlock)");
+  RunReport r = finish(golden, true);
+  workload_ = nullptr;
+  return r;
+}
+
+RunReport TlmModel::finish(const golden::MachineState& golden, bool dram_all) {
+  activate();
+  stats_.cycles = std::max(stats_.cycles, top_->lsu.last_cycle());
+  Cycle t = std::max<Cycle>(tb_->now(), top_->lsu.last_cycle());
+  if (cfg_.sim.mode == SimMode::Lt) {
+    Cycle end = t;
+    for (auto& l : top_->l1) end = std::max(end, l->drain(t));
+    for (auto& s : top_->l2) end = std::max(end, s->flush(end));
+  } else {
+    for (auto& l : top_->l1) l->drain(t);
+    run_pending();
+    for (auto& s : top_->l2) s->flush(tb_->now());
+    run_pending();
+  }
+  RunReport r;
+  r.errors = errors_;
+  for (const std::string& e : top_->lsu.errors()) r.errors.push_back(e);
+  for (const std::string& e : top_->mbu.errors()) r.errors.push_back(e);
+  for (const std::string& e : top_->shared.errors()) r.errors.push_back(e);
+  r.mismatch = compare_images(golden, image_);
+  if (!r.mismatch) r.mismatch = compare_dram(golden, top_->dram.memory(), top_->dram.written(), dram_all);
+  if (r.mismatch) r.mismatch_context = history_for(r.mismatch->addr, r.mismatch->space);
+  r.ok = !r.mismatch && r.errors.empty();
+  return r;
+}
+
+// --- sts::StoreModel --------------------------------------------------------------------------
+
+void TlmModel::submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05) {
+  pending_.emplace_back(r, ctx);
+  pending_tcgen05_ = tcgen05;
+  remember(r, ctx, 0);
+  run_kernel();
+}
+
+void TlmModel::execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
+                       const golden::WarpOperands& ops, golden::StoreResult& out) {
+  golden::plan(image_, ins, ctx, ops, out, scratch_);
+  submit(out, ctx, ins.op == isa::Opcode::Tcgen05St);
+}
+
+void TlmModel::execute_sass(const isa::SassSt& st, const golden::WarpContext& ctx,
+                            const golden::SassRegisterFile& regs, golden::StoreResult& out) {
+  golden::plan_sass(image_, st, ctx, regs, out, scratch_);
+  submit(out, ctx, false);
+}
+
+std::string TlmModel::take_error() {
+  std::vector<std::string>* lists[] = {&errors_, &top_->lsu.errors(), &top_->mbu.errors(),
+                                       &top_->shared.errors()};
+  std::string s;
+  for (auto* l : lists) {
+    for (const std::string& e : *l) s += (s.empty() ? "" : "; ") + e;
+    l->clear();
+  }
+  return s;
+}
+
+golden::CacheLookup TlmModel::cache_line(sts::CacheLevel level, std::uint64_t addr) const {
+  if (level == sts::CacheLevel::L1) return top_->l1[0]->core().lookup(addr);
+  return top_->l2[l2_slice_of(cfg_.l2, addr)]->core().lookup(addr);
+}
+
+std::size_t TlmModel::write_buffer_entries() const { return top_->l1[0]->core().wb_entries(); }
+
+void TlmModel::drain_caches(bool flush) {
+  activate();
+  const Cycle t = std::max<Cycle>(tb_->now(), top_->lsu.last_cycle());
+  for (auto& l : top_->l1) l->drain(t);
+  run_pending();
+  if (flush) {
+    for (auto& s : top_->l2) s->flush(tb_->now());
+    run_pending();
+  }
+}
+
+}  // namespace stu::sim

@@ -1,0 +1,133 @@
+// TlmModel: the SystemC/TLM-2.0 performance model of the store path, assembled
+// (docs/tlm.md has the picture):
+//
+//   Lsu -> AddrResolver -+-> L1 (one per SM) -> Xbar -> L2Slice x N -> Dram
+//                        +-> SharedMem (+ DSMEM) -> MBarrierUnit
+//                        +-> TensorMem
+//
+// It runs a Workload (run()) or, as an sts::StoreModel ("tlm"), a `.sts` directed test one
+// store at a time (stu run --on tlm). Each store is planned with golden::plan on the model's
+// own image (decode, resolve, coalesce: the golden rules), and its bytes then travel as
+// transactions; every module writes the space it owns. finish() drains and flushes the
+// caches and checks the final image, and DRAM's contents, against the golden model's.
+//
+// Each TlmModel owns its SystemC simulation context, so several can live in one process
+// (one at a time runs).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "image_check.h"
+#include "l2_core.h"
+#include "sim_config.h"
+#include "stats.h"
+#include "stu/sts/model.h"
+#include "workload.h"
+
+namespace sc_core {
+class sc_simcontext;
+}
+
+namespace stu::sim {
+
+// Which cache blocks run as RTL (`stu sim --rtl l1_wpath,l2_wslice`): factories for the
+// cores; empty members keep the C++ core.
+struct CoreFactory {
+  std::function<std::unique_ptr<L1Core>(const golden::CacheGeometry&, unsigned wb)> l1;
+  std::function<std::unique_ptr<L2Core>(const golden::CacheGeometry&)> l2;
+  std::vector<std::string> names;  // the RTL blocks in the loop
+};
+
+struct RunReport {
+  bool ok = false;                   // ran to the end and the golden-image check passed
+  std::optional<ImageDiff> mismatch;  // the first difference (image, then DRAM)
+  std::string mismatch_context;       // the stores that wrote it, from the last-N history
+  std::vector<std::string> errors;    // workload, model or barrier errors
+};
+
+class TlmModel final : public sts::StoreModel {
+ public:
+  // `caches`: a `.sts` test's cache geometry (then the model has one L2 slice of it, so the
+  // test's cache expectations read one slice as the golden hierarchy does).
+  TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
+           const std::optional<golden::HierarchyConfig>& caches = std::nullopt,
+           const CoreFactory& cores = {});
+  ~TlmModel() override;
+
+  // --- the workload run ---------------------------------------------------------------
+  using Progress = std::function<void(std::uint64_t ops_done)>;
+  // Runs every op of `w` (set-up already applied to image() and to `golden`, which the
+  // golden model executes alongside as the reference), then finish().
+  RunReport run(Workload& w, golden::MachineState& golden, const Progress& progress = {});
+  // Drains and flushes, then the golden-image check. `dram_all`: DRAM must equal the golden
+  // global image everywhere (a workload run), else only where DRAM was written (`.sts`).
+  RunReport finish(const golden::MachineState& golden, bool dram_all);
+
+  const Stats& stats() const { return stats_; }
+  const SimConfig& config() const { return cfg_; }
+  // Every event with its cycle (ordering tests, traces); call before running.
+  void record_events(std::vector<struct LogEntry>* log);
+
+  // --- sts::StoreModel -------------------------------------------------------------------
+  std::string_view name() const override { return "tlm"; }
+  golden::MachineState& image() override { return image_; }
+  void execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
+               const golden::WarpOperands& ops, golden::StoreResult& out) override;
+  void execute_sass(const isa::SassSt& st, const golden::WarpContext& ctx,
+                    const golden::SassRegisterFile& regs, golden::StoreResult& out) override;
+  std::string take_error() override;
+  bool has_caches() const override { return true; }
+  golden::CacheLookup cache_line(sts::CacheLevel level, std::uint64_t addr) const override;
+  std::size_t write_buffer_entries() const override;
+  void drain_caches(bool flush) override;
+  const std::vector<golden::DramWrite>* dram_writes() const override;
+
+ private:
+  struct Top;
+  bool next_op(struct PlannedOp& op);
+  void run_kernel();  // sc_start until the model is idle
+  void submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05);
+  void remember(const golden::StoreResult& r, const golden::WarpContext& ctx, std::uint32_t sm);
+  std::string history_for(std::uint64_t addr, const std::string& space) const;
+  void activate() const;
+  void run_pending();  // sc_start while anything is scheduled
+
+  SimConfig cfg_;
+  sc_core::sc_simcontext* sim_ = nullptr;
+  std::unique_ptr<class Timebase> tb_;
+  Stats stats_;
+  golden::MachineState image_;
+  std::unique_ptr<class PayloadPool> pool_;
+  std::unique_ptr<struct SimContext> ctx_;
+  std::unique_ptr<Top> top_;
+
+  // The feed: one pending store (sts) or the workload.
+  Workload* workload_ = nullptr;
+  golden::MachineState* golden_ = nullptr;
+  WarpOp op_;
+  golden::StoreResult res_, gold_res_;
+  golden::Scratch scratch_, gold_scratch_;
+  std::deque<std::pair<golden::StoreResult, golden::WarpContext>> pending_;
+  golden::StoreResult pending_res_;
+  bool pending_tcgen05_ = false;
+  std::vector<std::string> errors_;
+  std::uint64_t ops_ = 0;
+  Progress progress_;
+
+  // Last-N history (mismatch reports).
+  struct Remembered {
+    std::uint64_t seq;
+    std::uint32_t sm, cta, warp;
+    std::vector<std::pair<golden::Dest, std::uint64_t>> lines;  // dest, line
+  };
+  std::deque<Remembered> history_;
+  std::uint64_t seq_ = 0;
+};
+
+}  // namespace stu::sim

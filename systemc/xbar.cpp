@@ -1,0 +1,44 @@
+#include "xbar.h"
+
+namespace stu::sim {
+
+Xbar::Xbar(const sc_core::sc_module_name& name, SimContext& ctx)
+    : sc_module(name), in("in"), out("out"), ctx_(ctx),
+      ports_(ctx.cfg.gpu.sms, Calendar(double(ctx.cfg.xbar.bytes_per_clk))),
+      latency_(ctx.cfg.xbar.latency) {
+  in.register_b_transport(this, &Xbar::b_transport);
+  in.register_nb_transport_fw(this, &Xbar::nb_transport_fw);
+  out.register_nb_transport_bw(this, &Xbar::nb_transport_bw);
+}
+
+Cycle Xbar::book(const tlm::tlm_generic_payload& tr, Cycle t) {
+  const LinePayload& p = LinePayload::of(const_cast<tlm::tlm_generic_payload&>(tr));
+  const unsigned sectors = unsigned(__builtin_popcount(p.mask().sectors()));
+  return ports_[p.ext->sm % ports_.size()].book(t, double(sectors) * golden::kSectorBytes) +
+         latency_;
+}
+
+void Xbar::b_transport(int, tlm::tlm_generic_payload& tr, sc_core::sc_time& delay) {
+  const Cycle t = book(tr, ctx_.tb.at(delay));
+  delay = ctx_.tb.time(t) - sc_core::sc_time_stamp();
+  out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->b_transport(tr, delay);
+  delay += ctx_.tb.time(latency_);
+}
+
+tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr,
+                                         tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  if (phase == tlm::BEGIN_REQ) {
+    const Cycle t = book(tr, ctx_.tb.at(delay));
+    delay = ctx_.tb.time(t) - sc_core::sc_time_stamp();
+  }
+  return out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->nb_transport_fw(tr, phase, delay);
+}
+
+tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr,
+                                         tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  if (phase == tlm::BEGIN_RESP) delay += ctx_.tb.time(latency_);
+  const StoreExtension* e = store_of(tr);
+  return in[int(e->sm % ports_.size())]->nb_transport_bw(tr, phase, delay);
+}
+
+}  // namespace stu::sim
