@@ -2,7 +2,7 @@
 // it (L1 action, write buffer, L2 action), one level at a time.
 #include <stdexcept>
 
-#include "l2_core.h"
+#include "cores.h"
 
 namespace stu::sim {
 namespace {

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "l2_core.h"
+#include "cores.h"
 #include "sim_context.h"
 #include "stage.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "l2_core.h"
+#include "cores.h"
 #include "sim_context.h"
 #include "stage.h"
 

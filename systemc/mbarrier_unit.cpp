@@ -29,7 +29,12 @@ Cycle MBarrierUnit::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   } else {
     op = {golden::MbarOpKind::Arrive, 1};
   }
-  const golden::MbarStep step = golden::mbar_step(ctx_.image.mbar(cta, off), op);
+  const golden::MbarState before = ctx_.image.mbar(cta, off);
+  const golden::MbarStep step = core_ ? core_->step(before, op) : golden::mbar_step(before, op);
+  if (core_) {
+    const std::string e = core_->take_error();
+    if (!e.empty()) errors_.push_back("mbarrier (" + core_->name() + "): " + e);
+  }
   ctx_.record(Event::MbarUpdate, x.instr_id, x.warp, off, done);
   if (step.fault != golden::FaultKind::None) {
     errors_.push_back("mbarrier at shared offset " + std::to_string(off) + " of CTA " +

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cores.h"
 #include "sim_context.h"
 #include "stage.h"
 
@@ -24,11 +26,14 @@ class MBarrierUnit : public Stage {
   const sc_core::sc_event& changed() const { return changed_; }
   // Faults of barrier operations (a barrier not initialised, a count out of range).
   std::vector<std::string>& errors() { return errors_; }
+  // The state step (default: golden::mbar_step; `stu sim --rtl mbarrier`: the RTL).
+  void set_core(std::unique_ptr<MbarCore> core) { core_ = std::move(core); }
 
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
 
   SimContext& ctx_;
+  std::unique_ptr<MbarCore> core_;
   std::map<std::pair<std::uint32_t, std::uint64_t>, Cycle> last_phase_;
   std::vector<std::string> errors_;
   sc_core::sc_event changed_;

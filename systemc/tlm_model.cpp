@@ -90,6 +90,8 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
   top_->dram.keep_log(caches.has_value());
+  if (cores.coalescer) coalescer_ = cores.coalescer();
+  if (cores.mbar) top_->mbu.set_core(cores.mbar());
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_,
                                           sc_core::SC_DO_NOTHING);
 }
@@ -155,7 +157,7 @@ bool TlmModel::next_op(PlannedOp& op) {
     }
     if (op_.kind != OpKind::Store) return true;
     golden::execute(*golden_, *op_.ins, op_.ctx, op_.ops, gold_res_, gold_scratch_);
-    golden::plan(image_, *op_.ins, op_.ctx, op_.ops, res_, scratch_);
+    plan_store(op_.ins, nullptr, op_.ctx, &op_.ops, nullptr, res_);
     if (res_.fault_mask != gold_res_.fault_mask || res_.stored_mask != gold_res_.stored_mask) {
       errors_.push_back("store " + std::to_string(ops_) + ": the model's lanes (faults " +
                         std::to_string(res_.fault_mask) + ") differ from the golden model's (" +
@@ -191,6 +193,22 @@ std::string TlmModel::history_for(std::uint64_t addr, const std::string& space) 
   if (s.empty())
     s = "  no store among the last " + std::to_string(history_.size()) + " wrote that line\n";
   return s;
+}
+
+void TlmModel::plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
+                          const golden::WarpContext& ctx, const golden::WarpOperands* ops,
+                          const golden::SassRegisterFile* regs, golden::StoreResult& out) {
+  if (ins) {
+    golden::plan(image_, *ins, ctx, *ops, out, scratch_);
+  } else {
+    golden::plan_sass(image_, *sass, ctx, *regs, out, scratch_);
+  }
+  if (coalescer_ && out.tmem.empty()) {  // the RTL coalescer forms the line requests
+    out.lines.clear();
+    coalescer_->coalesce(scratch_.accesses.data(), scratch_.naccess, out.lines);
+    const std::string e = coalescer_->take_error();
+    if (!e.empty()) errors_.push_back("coalescer (rtl): " + e);
+  }
 }
 
 // --- workload run -------------------------------------------------------------------------
@@ -251,13 +269,13 @@ void TlmModel::submit(const golden::StoreResult& r, const golden::WarpContext& c
 
 void TlmModel::execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
                        const golden::WarpOperands& ops, golden::StoreResult& out) {
-  golden::plan(image_, ins, ctx, ops, out, scratch_);
+  plan_store(&ins, nullptr, ctx, &ops, nullptr, out);
   submit(out, ctx, ins.op == isa::Opcode::Tcgen05St);
 }
 
 void TlmModel::execute_sass(const isa::SassSt& st, const golden::WarpContext& ctx,
                             const golden::SassRegisterFile& regs, golden::StoreResult& out) {
-  golden::plan_sass(image_, st, ctx, regs, out, scratch_);
+  plan_store(nullptr, &st, ctx, nullptr, &regs, out);
   submit(out, ctx, false);
 }
 

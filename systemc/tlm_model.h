@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "image_check.h"
-#include "l2_core.h"
+#include "cores.h"
 #include "sim_config.h"
 #include "stats.h"
 #include "stu/sts/model.h"
@@ -41,6 +41,8 @@ namespace stu::sim {
 struct CoreFactory {
   std::function<std::unique_ptr<L1Core>(const golden::CacheGeometry&, unsigned wb)> l1;
   std::function<std::unique_ptr<L2Core>(const golden::CacheGeometry&)> l2;
+  std::function<std::unique_ptr<MbarCore>()> mbar;
+  std::function<std::unique_ptr<Coalescer>()> coalescer;
   std::vector<std::string> names;  // the RTL blocks in the loop
 };
 
@@ -96,6 +98,9 @@ class TlmModel final : public sts::StoreModel {
   void remember(const golden::StoreResult& r, const golden::WarpContext& ctx, std::uint32_t sm);
   std::string history_for(std::uint64_t addr, const std::string& space) const;
   void activate() const;
+  void plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
+                  const golden::WarpContext& ctx, const golden::WarpOperands* ops,
+                  const golden::SassRegisterFile* regs, golden::StoreResult& out);
   void run_pending();  // sc_start while anything is scheduled
 
   SimConfig cfg_;
@@ -128,6 +133,7 @@ class TlmModel final : public sts::StoreModel {
   };
   std::deque<Remembered> history_;
   std::uint64_t seq_ = 0;
+  std::unique_ptr<Coalescer> coalescer_;  // RTL in the loop; null: golden::coalesce in plan
 };
 
 }  // namespace stu::sim

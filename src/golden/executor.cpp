@@ -214,6 +214,7 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
           const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
   out.clear();
   scratch.mbar.clear();
+  scratch.naccess = 0;
   out.order = ordering_of(ins);
   out.cache.cop = ins.cop;
   out.cache.l1 = ins.l1;
@@ -311,6 +312,7 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
   if (out.order.scope == isa::Scope::Sys && any_shared && !any_global)
     out.order.scope = isa::Scope::Cluster;
   coalesce(scratch.accesses.data(), naccess, out.lines);
+  scratch.naccess = naccess;
   count_lines(out);
 }
 
@@ -349,6 +351,7 @@ void plan_sass(const MachineState& m, const isa::SassSt& s, const WarpContext& c
                const SassRegisterFile& rf, StoreResult& out, Scratch& scratch) {
   out.clear();
   scratch.mbar.clear();
+  scratch.naccess = 0;
   out.cache.cop = isa::CacheOp(uint8_t(s.cop));  // WB, CG, CS, WT in the same order
   const ModelConfig& cfg = m.config();
   const unsigned size = isa::bytes_of(s.size);
@@ -382,6 +385,7 @@ void plan_sass(const MachineState& m, const isa::SassSt& s, const WarpContext& c
   const size_t naccess =
       place_lanes(m, ctx, size, access_byte_mask(size), cfg.sass_misalign, out, scratch, steps);
   coalesce(scratch.accesses.data(), naccess, out.lines);
+  scratch.naccess = naccess;
   count_lines(out);
 }
 

@@ -99,6 +99,7 @@ struct Scratch {
   std::vector<LaneAccess> accesses;
   TmemWriteOut tmem;             // tcgen05.st: golden::tmem_write's result
   std::vector<MbarUpdate> mbar;  // plan(): the barriers' states after the store
+  size_t naccess = 0;            // plan(): accesses[0, naccess) were coalesced into lines
 };
 
 // Executes a PTX store: plan() and then commit(). Validation is the ISA layer's job; an

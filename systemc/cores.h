@@ -3,6 +3,8 @@
 //   L1Core  the L1 write path: the L1 lookup/update/invalidate of a global line request and
 //           the write buffer (merge, release drain, oldest out when full)
 //   L2Core  one L2 slice: write with the entry's action, dirty victims, flush
+//   MbarCore  the mbarrier state step (MBarrierUnit)
+//   Coalescer the LSU's coalescing of a warp's lane accesses into line requests
 //
 // The C++ cores compose the golden cache piece (golden::SectoredCache, golden::WriteBuffer
 // and the policy functions); the RTL cores drive the Verilated stu_l1_wpath / stu_l2_wslice
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "stu/golden/cache.h"
+#include "stu/golden/mbarrier.h"
 
 namespace stu::sim {
 
@@ -52,6 +55,24 @@ class L2Core {
   // Every dirty line, made clean, appended to `out`.
   virtual void flush(std::vector<golden::CacheLineOut>& out) = 0;
   virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
+  virtual std::string take_error() { return {}; }
+};
+
+class MbarCore {
+ public:
+  virtual ~MbarCore() = default;
+  virtual std::string name() const = 0;
+  virtual golden::MbarStep step(const golden::MbarState& s, const golden::MbarOp& op) = 0;
+  virtual std::string take_error() { return {}; }
+};
+
+class Coalescer {
+ public:
+  virtual ~Coalescer() = default;
+  virtual std::string name() const = 0;
+  // As golden::coalesce: `n` accesses in, line requests appended to `out` in order.
+  virtual void coalesce(const golden::LaneAccess* accesses, std::size_t n,
+                        std::vector<golden::LineRequest>& out) = 0;
   virtual std::string take_error() { return {}; }
 };
 
