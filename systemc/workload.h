@@ -37,8 +37,8 @@ struct WarpOp {
   std::uint32_t sm = 0;  // the SM that issues it (0 .. sms-1; the model takes it modulo)
   // Store: the instruction (owned by the workload; valid until the workload is destroyed).
   const isa::Instruction* ins = nullptr;
-  golden::WarpContext ctx;    // cluster rank (cta), warp within the CTA, active lanes
-  golden::WarpOperands ops;   // Store: per-lane operand values (src sized elements * 32)
+  golden::WarpContext ctx;   // cluster rank (cta), warp within the CTA, active lanes
+  golden::WarpOperands ops;  // Store: per-lane operand values (src sized elements * 32)
   // MbarArrive / MbarWait: the barrier at shared offset `mbar_offset` of CTA ctx.cta.
   std::uint64_t mbar_offset = 0;
   std::uint32_t tx_bytes = 0;  // MbarArrive: expect-tx bytes (0: a plain arrive)
@@ -61,16 +61,24 @@ class Workload {
   virtual std::uint64_t size_hint() const { return 0; }
   // Lines of text describing what was passed over (trace readers: other instructions).
   virtual std::vector<std::string> notes() const { return {}; }
+  // True when every global address counts as allocated (traces, whose addresses cannot be
+  // known before they are read): setup() then allocates [0x1000, 2^63).
+  virtual bool allocate_all() const { return false; }
 };
+
+// The data every workload stores: a deterministic function of (op index, lane, element), so
+// the golden and TLM models see identical values (splitmix64 of the three).
+std::uint64_t splitmix64(std::uint64_t x);
+golden::RegValue op_value(std::uint64_t op, unsigned lane, unsigned element);
 
 // Parameters every generator understands (`stu sim --workload NAME --param key=value`).
 struct GenParams {
-  std::uint64_t warps = 4096;       // warp store instructions in all (approximately)
-  std::uint32_t sms = 1;            // SMs the warps are spread over (round-robin by warp)
-  std::uint32_t width = 4;          // bytes per lane (1, 2, 4, 8, 16, 32)
-  std::uint64_t stride = 0;         // bytes between lanes (strided; 0: the width)
-  std::uint64_t footprint = 0;      // working-set bytes (0: the generator's default)
-  std::uint64_t seed = 1;           // random generators
+  std::uint64_t warps = 4096;   // warp store instructions in all (approximately)
+  std::uint32_t sms = 1;        // SMs the warps are spread over (round-robin by warp)
+  std::uint32_t width = 4;      // bytes per lane (1, 2, 4, 8, 16, 32)
+  std::uint64_t stride = 0;     // bytes between lanes (strided, bank_conflict; 0: 128)
+  std::uint64_t footprint = 0;  // working-set bytes (0: the generator's default)
+  std::uint64_t seed = 1;       // random generators
 };
 
 struct GeneratorInfo {

@@ -1,0 +1,581 @@
+// The built-in workload generators (docs/tlm.md, "Workloads"). Each is a pull source: next()
+// computes op i from i alone (addresses and data), so memory does not grow with `warps`.
+// Instructions are parsed once from PTX text when the generator is made and kept as members;
+// the ops point at them.
+#include <algorithm>
+#include <array>
+#include <sstream>
+#include <utility>
+
+#include "stu/diag.h"
+#include "stu/golden/address.h"
+#include "stu/golden/mbarrier.h"
+#include "stu/golden/tmem.h"
+#include "stu/isa/parser.h"
+#include "workload.h"
+
+namespace stu::sim {
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+golden::RegValue op_value(std::uint64_t op, unsigned lane, unsigned element) {
+  const std::uint64_t k =
+      splitmix64(op ^ (std::uint64_t(element) << 56 | std::uint64_t(lane) << 48));
+  return golden::RegValue{k, splitmix64(k)};
+}
+
+namespace {
+
+using golden::MachineState;
+using golden::ModelConfig;
+
+// Where the generators' global memory starts (far below every generic window).
+constexpr std::uint64_t kGlobalBase = 0x10'0000'0000ull;  // 64 GiB
+constexpr std::uint64_t kMaxFootprint = 1ull << 40;       // 1 TiB
+constexpr std::uint64_t kDefaultFootprint = 64ull << 20;  // 64 MiB
+
+// Parses one instruction; a failure (a bug here, never the user's) is kept in `error`.
+isa::Instruction parse(const std::string& text, std::string& error) {
+  Diagnostics d;
+  auto ins = isa::parse_instruction(text, d, 1);
+  if (!ins || d.has_errors()) {
+    if (error.empty()) {
+      error = "internal: cannot parse '" + text + "'";
+      if (!d.all().empty()) error += ": " + d.all().front().message;
+    }
+    return isa::Instruction{};
+  }
+  return std::move(*ins);
+}
+
+// Braced (or single) source list of `n` registers: `%r1` or `{%r1, %r2, ...}`.
+std::string sources(unsigned n) {
+  if (n == 1) return "%r1";
+  std::string s = "{";
+  for (unsigned i = 0; i < n; ++i) s += (i ? ", %r" : "%r") + std::to_string(i + 1);
+  return s + "}";
+}
+
+// `st.global.bW` / `.v4.b32` / `.v8.b32` for a width in bytes (1, 2, 4, 8, 16, 32).
+std::string global_store(unsigned width, const std::string& quals = "") {
+  switch (width) {
+    case 1:
+      return "st" + quals + ".global.b8 [%rd1], %r1;";
+    case 2:
+      return "st" + quals + ".global.b16 [%rd1], %r1;";
+    case 4:
+      return "st" + quals + ".global.b32 [%rd1], %r1;";
+    case 8:
+      return "st" + quals + ".global.b64 [%rd1], %rd2;";
+    case 16:
+      return "st" + quals + ".global.v4.b32 [%rd1], " + sources(4) + ";";
+    default:
+      return "st" + quals + ".global.v8.b32 [%rd1], " + sources(8) + ";";
+  }
+}
+
+bool width_ok(std::uint32_t w) {
+  return w == 1 || w == 2 || w == 4 || w == 8 || w == 16 || w == 32;
+}
+
+std::string width_error(std::uint32_t w) {
+  return "width: must be one of 1, 2, 4, 8, 16, 32 (got " + std::to_string(w) + ")";
+}
+
+// Resets an op for reuse (the source vector keeps its capacity).
+void begin_op(WarpOp& op, OpKind kind, std::uint32_t sm, std::uint16_t cta, std::uint16_t warp,
+              std::uint32_t active = 0xFFFFFFFFu) {
+  op.kind = kind;
+  op.sm = sm;
+  op.ins = nullptr;
+  op.ctx = golden::WarpContext{cta, warp, active};
+  op.ops.addr.fill(0);
+  op.ops.policy.fill(0);
+  op.ops.mbar.fill(0);
+  op.ops.src.clear();
+  op.mbar_offset = 0;
+  op.tx_bytes = 0;
+  op.parity = 0;
+}
+
+// A store op of `ins` with `elems` source elements of op_value(index, lane, element).
+void store_op(WarpOp& op, const isa::Instruction& ins, std::uint64_t index, unsigned elems,
+              std::uint32_t sm, std::uint16_t cta, std::uint16_t warp,
+              std::uint32_t active = 0xFFFFFFFFu) {
+  begin_op(op, OpKind::Store, sm, cta, warp, active);
+  op.ins = &ins;
+  op.ops.src.resize(std::size_t(elems) * 32);
+  for (unsigned e = 0; e < elems; ++e)
+    for (unsigned l = 0; l < 32; ++l) op.ops.src[e * 32 + l] = op_value(index, l, e);
+}
+
+// What the generators share: name, parameters, the op counter.
+class Generator : public Workload {
+ public:
+  Generator(std::string name, const GenParams& p) : name_(std::move(name)), p_(p) {}
+  std::string name() const override { return name_; }
+  std::string error() const override { return error_; }
+  std::uint64_t size_hint() const override { return total_; }
+  ModelConfig model_config() const override { return cfg_; }
+  bool next(WarpOp& op) override {
+    if (!error_.empty() || i_ >= total_) return false;
+    make(i_, op);
+    ++i_;
+    return true;
+  }
+  // Parameter checks and instruction parsing, done by the factory after construction.
+  const std::string& init_error() const { return error_; }
+
+ protected:
+  virtual void make(std::uint64_t i, WarpOp& op) = 0;
+  // Global stores: the one allocation of [kGlobalBase, + bytes).
+  bool alloc_global(MachineState& m, std::uint64_t bytes, std::string& error) const {
+    if (!m.allocations().add(kGlobalBase, bytes)) {
+      error = name_ + ": cannot allocate the global range";
+      return false;
+    }
+    return true;
+  }
+  std::uint32_t sm_of(std::uint64_t warp) const { return std::uint32_t(warp % p_.sms); }
+  std::uint16_t warp_in_cta(std::uint64_t warp) const {
+    return std::uint16_t(warp % cfg_.warps_per_cta);
+  }
+  // The footprint rounded down to whole chunks, at least one chunk (error otherwise).
+  std::uint64_t chunks_in(std::uint64_t footprint, std::uint64_t chunk) {
+    if (footprint < chunk) {
+      error_ = "footprint: must be at least " + std::to_string(chunk) + " bytes (got " +
+               std::to_string(footprint) + ")";
+      return 1;
+    }
+    return footprint / chunk;
+  }
+
+  std::string name_;
+  GenParams p_;
+  ModelConfig cfg_;
+  std::string error_;
+  std::uint64_t total_ = 0;
+  std::uint64_t i_ = 0;
+};
+
+std::uint64_t footprint_or(const GenParams& p, std::uint64_t def) {
+  return p.footprint ? p.footprint : def;
+}
+
+// --- stream, stream_v4b64 --------------------------------------------------------------------
+// Warp i writes the i-th 32*width-byte chunk (wrapping in the footprint), lane l at l*width.
+class Stream : public Generator {
+ public:
+  Stream(const GenParams& p, bool v4b64) : Generator(v4b64 ? "stream_v4b64" : "stream", p) {
+    width_ = v4b64 ? 32 : p.width;
+    if (!v4b64 && !width_ok(width_)) {
+      error_ = width_error(width_);
+      return;
+    }
+    ins_ =
+        parse(v4b64 ? "st.global.v4.b64 [%rd1], {%rd2, %rd3, %rd4, %rd5};" : global_store(width_),
+              error_);
+    elems_ = ins_.vec_lanes();
+    chunks_ = chunks_in(footprint_or(p, kDefaultFootprint), 32ull * width_);
+    total_ = p.warps;
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    return alloc_global(m, chunks_ * 32 * width_, error);
+  }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    store_op(op, ins_, i, elems_, sm_of(i), 0, warp_in_cta(i));
+    const std::uint64_t base = kGlobalBase + (i % chunks_) * 32 * width_;
+    for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = base + std::uint64_t(l) * width_;
+  }
+  std::uint32_t width_ = 4;
+  unsigned elems_ = 1;
+  std::uint64_t chunks_ = 1;
+  isa::Instruction ins_;
+};
+
+// --- strided ---------------------------------------------------------------------------------
+// Lane l of warp i writes `width` bytes at chunk_i + l*stride; chunks are 32*stride bytes.
+class Strided : public Generator {
+ public:
+  explicit Strided(const GenParams& p) : Generator("strided", p) {
+    width_ = p.width;
+    stride_ = p.stride ? p.stride : 128;
+    if (!width_ok(width_)) {
+      error_ = width_error(width_);
+      return;
+    }
+    if (stride_ % width_ || stride_ > (1ull << 30)) {
+      error_ = "stride: must be a multiple of the width (" + std::to_string(width_) +
+               ") up to 2^30 (got " + std::to_string(stride_) + ")";
+      return;
+    }
+    ins_ = parse(global_store(width_), error_);
+    elems_ = ins_.vec_lanes();
+    chunks_ = chunks_in(footprint_or(p, kDefaultFootprint), 32 * stride_);
+    total_ = p.warps;
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    return alloc_global(m, chunks_ * 32 * stride_, error);
+  }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    store_op(op, ins_, i, elems_, sm_of(i), 0, warp_in_cta(i));
+    const std::uint64_t base = kGlobalBase + (i % chunks_) * 32 * stride_;
+    for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = base + l * stride_;
+  }
+  std::uint32_t width_ = 4;
+  std::uint64_t stride_ = 128;
+  unsigned elems_ = 1;
+  std::uint64_t chunks_ = 1;
+  isa::Instruction ins_;
+};
+
+// --- scatter ---------------------------------------------------------------------------------
+// Every lane a random address in the footprint, aligned to max(4, width): a function of
+// (seed, op, lane), so the stream reproduces from its seed.
+class Scatter : public Generator {
+ public:
+  explicit Scatter(const GenParams& p) : Generator("scatter", p) {
+    width_ = p.width;
+    if (!width_ok(width_)) {
+      error_ = width_error(width_);
+      return;
+    }
+    align_ = std::max<std::uint32_t>(4, width_);
+    ins_ = parse(global_store(width_), error_);
+    elems_ = ins_.vec_lanes();
+    slots_ = chunks_in(footprint_or(p, kDefaultFootprint), align_);
+    total_ = p.warps;
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    return alloc_global(m, slots_ * align_, error);
+  }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    store_op(op, ins_, i, elems_, sm_of(i), 0, warp_in_cta(i));
+    const std::uint64_t s = splitmix64(p_.seed) ^ splitmix64(i);
+    for (unsigned l = 0; l < 32; ++l)
+      op.ops.addr[l] = kGlobalBase + (splitmix64(s + l) % slots_) * align_;
+  }
+  std::uint32_t width_ = 4, align_ = 4;
+  unsigned elems_ = 1;
+  std::uint64_t slots_ = 1;
+  isa::Instruction ins_;
+};
+
+// --- partial ---------------------------------------------------------------------------------
+// Sectors written in part, three patterns in turn, each warp in its own 256-byte chunk:
+//   0: st.global.b8, lane l at 4l (every sector gets 8 of its 32 bytes)
+//   1: st.global.b16, even lanes only, lane l at 4l (8 of 32 bytes, every other lane active)
+//   2: st.global.b32, lane l at 8l (16 of 32 bytes, the chunk's 8 sectors)
+class Partial : public Generator {
+ public:
+  explicit Partial(const GenParams& p) : Generator("partial", p) {
+    ins_[0] = parse("st.global.b8 [%rd1], %r1;", error_);
+    ins_[1] = parse("st.global.b16 [%rd1], %r1;", error_);
+    ins_[2] = parse("st.global.b32 [%rd1], %r1;", error_);
+    chunks_ = chunks_in(footprint_or(p, kDefaultFootprint), kChunk);
+    total_ = p.warps;
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    return alloc_global(m, chunks_ * kChunk, error);
+  }
+
+ private:
+  static constexpr std::uint64_t kChunk = 256;
+  void make(std::uint64_t i, WarpOp& op) override {
+    const unsigned k = unsigned(i % 3);
+    store_op(op, ins_[k], i, 1, sm_of(i), 0, warp_in_cta(i), k == 1 ? 0x55555555u : ~0u);
+    const std::uint64_t base = kGlobalBase + (i % chunks_) * kChunk;
+    for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = base + l * (k == 2 ? 8u : 4u);
+  }
+  std::uint64_t chunks_ = 1;
+  std::array<isa::Instruction, 3> ins_;
+};
+
+// --- bank_conflict ---------------------------------------------------------------------------
+// st.shared.b32, lane l at slot + l*stride in the CTA's shared memory: stride 4 is
+// conflict-free, 8 two-way, ..., 128 32-way. Slots are 32*stride bytes rounded up to 128.
+class BankConflict : public Generator {
+ public:
+  explicit BankConflict(const GenParams& p) : Generator("bank_conflict", p) {
+    stride_ = p.stride ? p.stride : 128;
+    if (stride_ % 4 || stride_ < 4 || stride_ > 4096) {
+      error_ =
+          "stride: must be a multiple of 4 from 4 to 4096 (got " + std::to_string(stride_) + ")";
+      return;
+    }
+    cfg_.shared_bytes = 128 << 10;
+    const std::uint64_t span = 32 * stride_;
+    slot_ = (span + 127) / 128 * 128;
+    slots_ = cfg_.shared_bytes / slot_;
+    ins_ = parse("st.shared.b32 [%r1], %r2;", error_);
+    total_ = p.warps;
+  }
+  bool setup(MachineState&, std::string&) const override { return true; }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    store_op(op, ins_, i, 1, sm_of(i), 0, warp_in_cta(i));
+    const std::uint64_t base = (i % slots_) * slot_;
+    for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = base + l * stride_;
+  }
+  std::uint64_t stride_ = 128, slot_ = 4096, slots_ = 1;
+  isa::Instruction ins_;
+};
+
+// --- dsmem_ring ------------------------------------------------------------------------------
+// A cluster of 4 CTAs, one warp each (on SM = CTA rank). Round r: every CTA arrives on its own
+// barrier expecting the 512 bytes it will receive; every CTA c stores 512 bytes with st.async
+// into CTA (c+1)%4's buffer, completing (c+1)%4's barrier; every CTA waits on its own barrier
+// for the parity of the round. The order (arrives, stores, waits) is valid sequentially.
+class DsmemRing : public Generator {
+ public:
+  static constexpr unsigned kCtas = 4;
+  static constexpr std::uint64_t kMbar = 0;         // barrier offset in every CTA
+  static constexpr std::uint64_t kBuf = 0x400;      // first buffer slot
+  static constexpr std::uint32_t kBytes = 32 * 16;  // per store: 32 lanes x 16 bytes
+  static constexpr std::uint64_t kSlots = 64;
+
+  explicit DsmemRing(const GenParams& p) : Generator("dsmem_ring", p) {
+    cfg_.cluster_ctas = kCtas;
+    cfg_.warps_per_cta = 1;
+    cfg_.shared_bytes = kBuf + kSlots * kBytes;
+    ins_ = parse(
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%r1], {%r2, %r3, %r4, "
+        "%r5}, [%r6];",
+        error_);
+    rounds_ = std::max<std::uint64_t>(1, (p.warps + kCtas - 1) / kCtas);
+    total_ = rounds_ * 3 * kCtas;
+  }
+  bool setup(MachineState& m, std::string&) const override {
+    for (unsigned c = 0; c < kCtas; ++c) m.set_mbar(c, kMbar, golden::MbarState{0, 1, 1, 0});
+    return true;
+  }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    const std::uint64_t round = i / (3 * kCtas);
+    const unsigned step = unsigned(i % (3 * kCtas)) / kCtas;  // 0 arrive, 1 store, 2 wait
+    const unsigned c = unsigned(i % kCtas);
+    if (step == 0) {
+      begin_op(op, OpKind::MbarArrive, c, std::uint16_t(c), 0, 1);
+      op.mbar_offset = kMbar;
+      op.tx_bytes = kBytes;
+    } else if (step == 2) {
+      begin_op(op, OpKind::MbarWait, c, std::uint16_t(c), 0);
+      op.mbar_offset = kMbar;
+      op.parity = std::uint32_t(round & 1);
+    } else {
+      const unsigned d = (c + 1) % kCtas;
+      store_op(op, ins_, round * kCtas + c, 4, c, std::uint16_t(c), 0);
+      const std::uint64_t buf = kBuf + (round % kSlots) * kBytes;
+      for (unsigned l = 0; l < 32; ++l) {
+        op.ops.addr[l] = golden::shared_cluster_addr(cfg_, d, buf + l * 16);
+        op.ops.mbar[l] = golden::shared_cluster_addr(cfg_, d, kMbar);
+      }
+    }
+  }
+  std::uint64_t rounds_ = 1;
+  isa::Instruction ins_;
+};
+
+// --- tcgen05_epilogue ------------------------------------------------------------------------
+// 4 warps of one CTA write TMEM (all 512 columns allocated), warp w in lane quarter w. Store k
+// of a warp is at column (8k) mod 512: even k `32x32b.x4` (32 lanes x 4 columns), odd k
+// `16x256b.x1` (16 lanes x 8 columns, the quarter's upper or lower half in turn). After every
+// 4th store of each warp (and at the end) each warp waits (tcgen05.wait::st).
+class Tcgen05Epilogue : public Generator {
+ public:
+  static constexpr unsigned kWarps = 4;
+  static constexpr unsigned kWaitEvery = 4;
+
+  explicit Tcgen05Epilogue(const GenParams& p) : Generator("tcgen05_epilogue", p) {
+    cfg_.warps_per_cta = kWarps;
+    ins_[0] = parse("tcgen05.st.sync.aligned.32x32b.x4.b32 [%r1], {%r2, %r3, %r4, %r5};", error_);
+    ins_[1] = parse("tcgen05.st.sync.aligned.16x256b.x1.b32 [%r1], {%r2, %r3, %r4, %r5};", error_);
+    rounds_ = std::max<std::uint64_t>(1, (p.warps + kWarps - 1) / kWarps);
+    groups_ = (rounds_ + kWaitEvery - 1) / kWaitEvery;
+    total_ = rounds_ * kWarps + groups_ * kWarps;
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    if (!m.cta(0).tmem_alloc.alloc(golden::kTmemColumns)) {
+      error = name_ + ": cannot allocate 512 TMEM columns";
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  // Ops come in groups: kWaitEvery rounds of 4 stores, then 4 waits (the last group shorter).
+  void make(std::uint64_t i, WarpOp& op) override {
+    const std::uint64_t full = (kWaitEvery + 1) * kWarps;  // ops of a full group
+    const std::uint64_t g = i / full;
+    const std::uint64_t in_group = i % full;
+    const std::uint64_t rounds_in_group =
+        std::min<std::uint64_t>(kWaitEvery, rounds_ - g * kWaitEvery);
+    const unsigned w = unsigned(in_group % kWarps);
+    if (in_group >= rounds_in_group * kWarps) {
+      begin_op(op, OpKind::TmemWait, 0, 0, std::uint16_t(w));
+      return;
+    }
+    const std::uint64_t k = g * kWaitEvery + in_group / kWarps;  // the warp's store number
+    const unsigned form = unsigned(k & 1);
+    store_op(op, ins_[form], k * kWarps + w, 4, 0, 0, std::uint16_t(w));
+    std::uint32_t lane = 32 * w;
+    if (form == 1) lane += 16 * std::uint32_t((k >> 1) & 1);
+    const std::uint32_t col = std::uint32_t((8 * k) % golden::kTmemColumns);
+    const std::uint32_t taddr = golden::TmemAddr{lane, col}.encode();
+    for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = taddr;
+  }
+  std::uint64_t rounds_ = 1, groups_ = 1;
+  std::array<isa::Instruction, 2> ins_;
+};
+
+// --- flag_publish ----------------------------------------------------------------------------
+// 8 producer warps, interleaved op by op. Each warp repeats: 3 weak st.global.v4.b32 data
+// stores (512 bytes each, in its own data chunks), then a flag store by lane 0 of the group
+// number (1, 2, ...) to its flag word: st.release.gpu for even (group + warp), else
+// st.relaxed.gpu. The 8 flags share one 128-byte line after the data.
+class FlagPublish : public Generator {
+ public:
+  static constexpr unsigned kWarps = 8;
+  static constexpr unsigned kData = 3;
+  static constexpr std::uint64_t kChunk = 512;
+
+  explicit FlagPublish(const GenParams& p) : Generator("flag_publish", p) {
+    cfg_.warps_per_cta = kWarps;
+    data_ = parse("st.global.v4.b32 [%rd1], {%r1, %r2, %r3, %r4};", error_);
+    release_ = parse("st.release.gpu.global.b32 [%rd1], %r1;", error_);
+    relaxed_ = parse("st.relaxed.gpu.global.b32 [%rd1], %r1;", error_);
+    chunks_ = chunks_in(footprint_or(p, 1ull << 20), kChunk * kWarps) * kWarps;
+    total_ = p.warps;
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    return alloc_global(m, chunks_ * kChunk + 128, error);
+  }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    const unsigned w = unsigned(i % kWarps);
+    const std::uint64_t s = i / kWarps;  // the warp's op number
+    const std::uint64_t group = s / (kData + 1);
+    const unsigned k = unsigned(s % (kData + 1));
+    if (k < kData) {
+      store_op(op, data_, i, 4, sm_of(w), 0, std::uint16_t(w));
+      const std::uint64_t c = ((group * kData + k) * kWarps + w) % chunks_;
+      for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = kGlobalBase + c * kChunk + l * 16;
+      return;
+    }
+    const bool rel = (group + w) % 2 == 0;
+    store_op(op, rel ? release_ : relaxed_, i, 1, sm_of(w), 0, std::uint16_t(w), 1);
+    op.ops.src[0] = golden::RegValue{group + 1, 0};
+    op.ops.addr[0] = kGlobalBase + chunks_ * kChunk + 4 * w;
+  }
+  std::uint64_t chunks_ = kWarps;
+  isa::Instruction data_, release_, relaxed_;
+};
+
+// --- mmio ------------------------------------------------------------------------------------
+// st.mmio.relaxed.sys.global.b32 to a 128-byte register window: lane 0 alone writes register
+// (i/4) mod 32, so four ops in a row hit the same address (they must never merge); every 8th op
+// the whole warp writes the window (lane l register l).
+class Mmio : public Generator {
+ public:
+  explicit Mmio(const GenParams& p) : Generator("mmio", p) {
+    ins_ = parse("st.mmio.relaxed.sys.global.b32 [%rd1], %r1;", error_);
+    total_ = p.warps;
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    return alloc_global(m, 4096, error);
+  }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    const bool all = i % 8 == 7;
+    store_op(op, ins_, i, 1, sm_of(i), 0, warp_in_cta(i), all ? ~0u : 1u);
+    if (all) {
+      for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = kGlobalBase + 4 * l;
+    } else {
+      op.ops.addr[0] = kGlobalBase + 4 * ((i / 4) % 32);
+    }
+  }
+  isa::Instruction ins_;
+};
+
+template <typename T, typename... A>
+std::unique_ptr<Workload> make(std::string& error, A&&... a) {
+  auto g = std::make_unique<T>(std::forward<A>(a)...);
+  if (!g->init_error().empty()) {
+    error = g->init_error();
+    return nullptr;
+  }
+  return g;
+}
+
+}  // namespace
+
+const std::vector<GeneratorInfo>& generators() {
+  static const std::vector<GeneratorInfo> list = {
+      {"stream", "coalesced streaming st.global of `width` bytes per lane (1..32)"},
+      {"stream_v4b64", "coalesced streaming st.global.v4.b64 (32 bytes per lane)"},
+      {"strided", "lane i writes `width` bytes at i * `stride` (default 128)"},
+      {"scatter", "random width-aligned (at least 4) addresses in the footprint, from `seed`"},
+      {"partial", "sectors written in part (b8 / every-other-lane b16 / b32 every 8 bytes)"},
+      {"bank_conflict", "st.shared.b32, lane i at i * `stride` (4: conflict-free, 128: 32-way)"},
+      {"dsmem_ring", "4-CTA cluster ring: mbarrier arrive.expect_tx, st.async, wait"},
+      {"tcgen05_epilogue", "4 warps tcgen05.st 32x32b.x4 / 16x256b.x1, tcgen05.wait::st"},
+      {"flag_publish", "weak v4 data stores then a st.release / st.relaxed .gpu flag"},
+      {"mmio", "st.mmio.relaxed.sys to a 128-byte register window, repeated addresses"},
+  };
+  return list;
+}
+
+std::unique_ptr<Workload> make_generator(std::string_view name, const GenParams& p,
+                                         std::string& error) {
+  error.clear();
+  const auto known = [&] {
+    for (const GeneratorInfo& g : generators())
+      if (g.name == name) return true;
+    return false;
+  };
+  if (!known()) {
+    std::string list;
+    for (const GeneratorInfo& g : generators()) list += (list.empty() ? "" : ", ") + g.name;
+    error = "unknown workload '" + std::string(name) + "' (generators: " + list + ")";
+    return nullptr;
+  }
+  if (p.sms == 0) {
+    error = "sms: must be at least 1 (got 0)";
+    return nullptr;
+  }
+  if (p.warps == 0) {
+    error = "warps: must be at least 1 (got 0)";
+    return nullptr;
+  }
+  if (p.footprint > kMaxFootprint) {
+    error = "footprint: must be at most 2^40 bytes (got " + std::to_string(p.footprint) + ")";
+    return nullptr;
+  }
+  if (name == "stream") return make<Stream>(error, p, false);
+  if (name == "stream_v4b64") return make<Stream>(error, p, true);
+  if (name == "strided") return make<Strided>(error, p);
+  if (name == "scatter") return make<Scatter>(error, p);
+  if (name == "partial") return make<Partial>(error, p);
+  if (name == "bank_conflict") return make<BankConflict>(error, p);
+  if (name == "dsmem_ring") return make<DsmemRing>(error, p);
+  if (name == "tcgen05_epilogue") return make<Tcgen05Epilogue>(error, p);
+  if (name == "flag_publish") return make<FlagPublish>(error, p);
+  return make<Mmio>(error, p);
+}
+
+}  // namespace stu::sim

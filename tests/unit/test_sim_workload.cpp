@@ -1,0 +1,560 @@
+// Workloads (systemc/workload.h): every built-in generator runs its whole stream on the golden
+// model without a fault, and the trace adapter maps records to stores. Expectations are
+// computed by hand from the generators' descriptions (docs/tlm.md, "Workloads").
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "stu/golden/executor.h"
+#include "stu/golden/mbarrier.h"
+#include "stu/golden/state.h"
+#include "stu/isa/target.h"
+#include "stu/isa/validator.h"
+#include "workload.h"
+
+namespace stu::sim {
+namespace {
+
+using golden::MachineState;
+using golden::StoreResult;
+
+constexpr std::uint64_t kBase = 0x10'0000'0000ull;  // the generators' global base
+
+// What running a workload on the golden model gave.
+struct RunStats {
+  std::uint64_t ops = 0, stores = 0, arrives = 0, waits = 0, tmem_waits = 0;
+  std::uint64_t faults = 0;  // stores with a fault
+  std::uint64_t bytes = 0;
+  std::vector<std::size_t> lines;  // lines of each store, in order (the first `keep`)
+  std::vector<WarpOp> first;       // the first `keep` ops
+};
+
+// Runs every op: stores through golden::execute; arrives as mbar_step(ArriveExpectTx) on the
+// barrier; waits check that the phase waited for has completed.
+RunStats run(Workload& w, MachineState& m, std::size_t keep = 16) {
+  RunStats st;
+  StoreResult out;
+  golden::Scratch scratch;
+  WarpOp op;
+  while (w.next(op)) {
+    ++st.ops;
+    if (st.first.size() < keep) st.first.push_back(op);
+    switch (op.kind) {
+      case OpKind::Store: {
+        ++st.stores;
+        golden::execute(m, *op.ins, op.ctx, op.ops, out, scratch);
+        if (out.fault_mask != 0) {
+          if (st.faults == 0)
+            ADD_FAILURE() << w.name() << ": op " << st.ops - 1 << " faults lanes 0x" << std::hex
+                          << out.fault_mask << " ("
+                          << golden::to_string(out.fault[__builtin_ctz(out.fault_mask)].kind)
+                          << ")";
+          ++st.faults;
+        }
+        st.bytes += out.bytes;
+        if (st.lines.size() < keep) st.lines.push_back(out.lines.size());
+        break;
+      }
+      case OpKind::MbarArrive: {
+        ++st.arrives;
+        const golden::MbarOp mop =
+            op.tx_bytes ? golden::MbarOp{golden::MbarOpKind::ArriveExpectTx, op.tx_bytes}
+                        : golden::MbarOp{golden::MbarOpKind::Arrive, 1};
+        const golden::MbarStep s = golden::mbar_step(m.mbar(op.ctx.cta, op.mbar_offset), mop);
+        EXPECT_EQ(s.fault, golden::FaultKind::None) << "arrive, op " << st.ops - 1;
+        m.set_mbar(op.ctx.cta, op.mbar_offset, s.next);
+        break;
+      }
+      case OpKind::MbarWait: {
+        ++st.waits;
+        // The phase with parity `parity` has completed once the current phase differs.
+        EXPECT_NE(m.mbar(op.ctx.cta, op.mbar_offset).phase, op.parity)
+            << "wait before its phase completed, op " << st.ops - 1;
+        break;
+      }
+      case OpKind::TmemWait:
+        ++st.tmem_waits;
+        break;
+    }
+  }
+  EXPECT_EQ(w.error(), "");
+  return st;
+}
+
+GenParams params(std::uint64_t warps) {
+  GenParams p;
+  p.warps = warps;
+  return p;
+}
+
+std::unique_ptr<Workload> make(const std::string& name, const GenParams& p) {
+  std::string err;
+  auto w = make_generator(name, p, err);
+  EXPECT_TRUE(w) << name << ": " << err;
+  EXPECT_EQ(err, "");
+  return w;
+}
+
+// A fresh model for `w`, set up.
+std::unique_ptr<MachineState> machine(const Workload& w) {
+  const golden::ModelConfig cfg = w.model_config();
+  EXPECT_EQ(cfg.check(), "") << w.name();
+  auto m = std::make_unique<MachineState>(cfg);
+  std::string err;
+  EXPECT_TRUE(w.setup(*m, err)) << w.name() << ": " << err;
+  return m;
+}
+
+std::uint32_t read_u32(const MachineState& m, golden::Dest d, std::uint64_t a) {
+  std::uint8_t b[4];
+  EXPECT_TRUE(m.read(d, a, b, 4));
+  std::uint32_t v;
+  std::memcpy(&v, b, 4);
+  return v;
+}
+
+const golden::Dest kGlobal{golden::MemSpace::Global, 0, 0};
+
+// --- every generator ------------------------------------------------------------------------
+
+struct GenCase {
+  const char* name;
+  std::uint64_t ops;  // for warps = 64
+  std::uint64_t stores;
+};
+
+class SimWorkloadGen : public ::testing::TestWithParam<GenCase> {};
+
+TEST_P(SimWorkloadGen, RunsCleanOnGolden) {
+  const GenCase& c = GetParam();
+  GenParams p = params(64);
+  p.sms = 3;
+  auto w = make(c.name, p);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->name(), c.name);
+  EXPECT_EQ(w->size_hint(), c.ops);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(st.ops, c.ops);
+  EXPECT_EQ(st.stores, c.stores);
+  EXPECT_EQ(st.faults, 0u);
+  EXPECT_GT(st.bytes, 0u);
+  for (const WarpOp& op : st.first) EXPECT_LT(op.sm, 4u);  // 3 SMs, or the 4 ring CTAs
+}
+
+// dsmem_ring: 64 stores = 16 rounds of (4 arrives, 4 stores, 4 waits). tcgen05_epilogue:
+// 16 rounds of 4 stores, a wait per warp after every 4 rounds: 64 + 4 x 4.
+INSTANTIATE_TEST_SUITE_P(
+    All, SimWorkloadGen,
+    ::testing::Values(GenCase{"stream", 64, 64}, GenCase{"stream_v4b64", 64, 64},
+                      GenCase{"strided", 64, 64}, GenCase{"scatter", 64, 64},
+                      GenCase{"partial", 64, 64}, GenCase{"bank_conflict", 64, 64},
+                      GenCase{"dsmem_ring", 192, 64}, GenCase{"tcgen05_epilogue", 80, 64},
+                      GenCase{"flag_publish", 64, 64}, GenCase{"mmio", 64, 64}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// Every instruction a generator emits is valid PTX for sm_100a, PTX ISA 9.0 (stream width 32
+// and stream_v4b64 need sm_100 and 8.8; tcgen05.st and st.async sm_100a / sm_90).
+TEST(SimWorkload, InstructionsValidateForSm100a) {
+  const isa::CheckContext ctx{*isa::Target::parse("sm_100a"), isa::ptx(9, 0), nullptr};
+  for (const GeneratorInfo& g : generators()) {
+    for (std::uint32_t width : {1u, 2u, 4u, 8u, 16u, 32u}) {
+      GenParams p = params(64);
+      p.width = width;
+      std::string err;
+      auto w = make_generator(g.name, p, err);
+      ASSERT_TRUE(w) << g.name << ": " << err;
+      WarpOp op;
+      while (w->next(op)) {
+        if (op.kind != OpKind::Store) continue;
+        Diagnostics d;
+        EXPECT_TRUE(isa::validate(*op.ins, ctx, d))
+            << g.name << " width " << width << ": "
+            << (d.all().empty() ? "" : d.all().front().message);
+      }
+    }
+  }
+}
+
+// Longer streams wrap (buffers, TMEM columns, footprints) and stay fault-free.
+TEST(SimWorkload, WrappedStreamsStayClean) {
+  for (const GeneratorInfo& g : generators()) {
+    GenParams p = params(3000);
+    p.footprint = 1 << 16;
+    auto w = make(g.name, p);
+    ASSERT_TRUE(w);
+    auto m = machine(*w);
+    const RunStats st = run(*w, *m);
+    EXPECT_EQ(st.faults, 0u) << g.name;
+    EXPECT_EQ(st.ops, w->size_hint()) << g.name;
+  }
+}
+
+TEST(SimWorkload, ListNamesEveryGenerator) {
+  std::vector<std::string> names;
+  for (const GeneratorInfo& g : generators()) names.push_back(g.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"stream", "stream_v4b64", "strided", "scatter",
+                                             "partial", "bank_conflict", "dsmem_ring",
+                                             "tcgen05_epilogue", "flag_publish", "mmio"}));
+}
+
+// --- stream ---------------------------------------------------------------------------------
+
+TEST(SimWorkload, StreamWidth4FirstOpIsOneFullLine) {
+  auto w = make("stream", params(8));
+  auto m = machine(*w);
+  WarpOp op;
+  ASSERT_TRUE(w->next(op));
+  ASSERT_EQ(op.kind, OpKind::Store);
+  StoreResult out;
+  golden::Scratch scratch;
+  golden::execute(*m, *op.ins, op.ctx, op.ops, out, scratch);
+  EXPECT_EQ(out.fault_mask, 0u);
+  ASSERT_EQ(out.lines.size(), 1u);
+  EXPECT_EQ(out.lines[0].dest, kGlobal);
+  EXPECT_EQ(out.lines[0].line, kBase);
+  EXPECT_EQ(out.lines[0].bytes.count(), 128u);
+  EXPECT_EQ(out.lines[0].sector_mask, 0xF);
+  // Lane l's word is the low 32 bits of op_value(0, l, 0).
+  for (unsigned l = 0; l < 32; ++l)
+    EXPECT_EQ(read_u32(*m, kGlobal, kBase + 4 * l), std::uint32_t(op_value(0, l, 0).lo));
+  // Op 1: the next 128 bytes.
+  ASSERT_TRUE(w->next(op));
+  EXPECT_EQ(op.ops.addr[0], kBase + 128);
+  EXPECT_EQ(op.ops.addr[31], kBase + 128 + 124);
+}
+
+TEST(SimWorkload, StreamEveryWidth) {
+  // 32 lanes x width bytes: width 1 fills a quarter line, 32 fills eight lines.
+  const std::pair<std::uint32_t, std::size_t> cases[] = {{1, 1}, {2, 1},  {4, 1},
+                                                         {8, 2}, {16, 4}, {32, 8}};
+  for (auto [width, lines] : cases) {
+    GenParams p = params(40);
+    p.width = width;
+    auto w = make("stream", p);
+    ASSERT_TRUE(w);
+    auto m = machine(*w);
+    const RunStats st = run(*w, *m);
+    EXPECT_EQ(st.faults, 0u) << width;
+    EXPECT_EQ(st.bytes, 40u * 32 * width) << width;
+    EXPECT_EQ(st.lines[0], lines) << width;
+  }
+}
+
+TEST(SimWorkload, StreamWrapsInFootprint) {
+  GenParams p = params(5);
+  p.footprint = 512;  // 4 chunks of 128 bytes: op 4 is at the base again
+  auto w = make("stream", p);
+  WarpOp op;
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(w->next(op));
+  EXPECT_EQ(op.ops.addr[0], kBase);
+  EXPECT_FALSE(w->next(op));
+}
+
+TEST(SimWorkload, StreamIsLazy) {
+  // A trillion ops: nothing is materialised, the count is known, ops come one at a time.
+  auto w = make("stream", params(1'000'000'000'000ull));
+  EXPECT_EQ(w->size_hint(), 1'000'000'000'000ull);
+  WarpOp op;
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(w->next(op));
+  EXPECT_EQ(op.ops.addr[0], kBase + 2 * 128);
+}
+
+// --- strided, partial, scatter ----------------------------------------------------------------
+
+TEST(SimWorkload, StridedLanes) {
+  GenParams p = params(2);
+  p.width = 8;
+  p.stride = 256;
+  auto w = make("strided", p);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(st.faults, 0u);
+  EXPECT_EQ(st.first[1].ops.addr[0], kBase + 32 * 256);
+  EXPECT_EQ(st.first[1].ops.addr[3], kBase + 32 * 256 + 3 * 256);
+  EXPECT_EQ(st.lines[0], 32u);  // every lane its own line
+}
+
+TEST(SimWorkload, PartialSectors) {
+  auto w = make("partial", params(3));
+  auto m = machine(*w);
+  WarpOp op;
+  StoreResult out;
+  golden::Scratch scratch;
+  // Op 0: b8 at 4l: one line, every sector, 8 bytes of each.
+  ASSERT_TRUE(w->next(op));
+  golden::execute(*m, *op.ins, op.ctx, op.ops, out, scratch);
+  ASSERT_EQ(out.lines.size(), 1u);
+  EXPECT_EQ(out.lines[0].sector_mask, 0xF);
+  EXPECT_EQ(out.lines[0].bytes.count(), 32u);
+  // Op 1: b16 at 4l, even lanes: 16 lanes x 2 bytes in one line.
+  ASSERT_TRUE(w->next(op));
+  EXPECT_EQ(op.ctx.active, 0x55555555u);
+  golden::execute(*m, *op.ins, op.ctx, op.ops, out, scratch);
+  EXPECT_EQ(out.fault_mask, 0u);
+  ASSERT_EQ(out.lines.size(), 1u);
+  EXPECT_EQ(out.lines[0].line, kBase + 256);
+  EXPECT_EQ(out.lines[0].bytes.count(), 32u);
+  // Op 2: b32 at 8l: 256 bytes, two lines half written.
+  ASSERT_TRUE(w->next(op));
+  golden::execute(*m, *op.ins, op.ctx, op.ops, out, scratch);
+  ASSERT_EQ(out.lines.size(), 2u);
+  EXPECT_EQ(out.lines[0].bytes.count(), 64u);
+  EXPECT_EQ(out.lines[1].bytes.count(), 64u);
+}
+
+TEST(SimWorkload, ScatterReproducesFromSeed) {
+  GenParams p = params(20);
+  p.seed = 42;
+  auto a = make("scatter", p), b = make("scatter", p);
+  p.seed = 43;
+  auto c = make("scatter", p);
+  WarpOp oa, ob, oc;
+  bool differs = false;
+  while (a->next(oa)) {
+    ASSERT_TRUE(b->next(ob));
+    ASSERT_TRUE(c->next(oc));
+    EXPECT_EQ(oa.ops.addr, ob.ops.addr);
+    differs |= oa.ops.addr != oc.ops.addr;
+    for (unsigned l = 0; l < 32; ++l) {
+      EXPECT_EQ(oa.ops.addr[l] % 4, 0u);
+      EXPECT_GE(oa.ops.addr[l], kBase);
+      EXPECT_LT(oa.ops.addr[l], kBase + (64ull << 20));
+    }
+  }
+  EXPECT_TRUE(differs);
+}
+
+// --- bank_conflict --------------------------------------------------------------------------
+
+TEST(SimWorkload, BankConflictLinesPerOp) {
+  // Lane i at i * stride: stride 4 is one 128-byte line, 8 two lines, 128 one line per lane.
+  const std::pair<std::uint64_t, std::size_t> cases[] = {{4, 1}, {8, 2}, {32, 8}, {128, 32}};
+  for (auto [stride, lines] : cases) {
+    GenParams p = params(8);
+    p.stride = stride;
+    auto w = make("bank_conflict", p);
+    ASSERT_TRUE(w);
+    auto m = machine(*w);
+    const RunStats st = run(*w, *m);
+    EXPECT_EQ(st.faults, 0u);
+    for (std::size_t n : st.lines) EXPECT_EQ(n, lines) << "stride " << stride;
+    EXPECT_EQ(st.first[0].ops.addr[1], stride);
+  }
+}
+
+TEST(SimWorkload, BankConflictDefaultStrideIs128) {
+  auto w = make("bank_conflict", params(1));
+  WarpOp op;
+  ASSERT_TRUE(w->next(op));
+  EXPECT_EQ(op.ops.addr[31], 31u * 128);
+}
+
+// --- dsmem_ring, tcgen05_epilogue, flag_publish, mmio ------------------------------------------
+
+TEST(SimWorkload, DsmemRingDeliversToTheNextCta) {
+  auto w = make("dsmem_ring", params(8));  // 2 rounds
+  EXPECT_EQ(w->model_config().cluster_ctas, 4u);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(st.ops, 24u);
+  EXPECT_EQ(st.arrives, 8u);
+  EXPECT_EQ(st.waits, 8u);
+  EXPECT_EQ(st.faults, 0u);
+  // Order of round 0: arrives of CTAs 0..3, stores, waits.
+  for (unsigned i = 0; i < 12; ++i) {
+    EXPECT_EQ(st.first[i].kind, i < 4   ? OpKind::MbarArrive
+                                : i < 8 ? OpKind::Store
+                                        : OpKind::MbarWait);
+    EXPECT_EQ(st.first[i].sm, i % 4);
+    EXPECT_EQ(st.first[i].ctx.cta, i % 4);
+  }
+  EXPECT_EQ(st.first[0].tx_bytes, 512u);
+  EXPECT_EQ(st.first[8].parity, 0u);
+  // Two phases done on every barrier: parity back to 0, one arrival pending.
+  for (unsigned c = 0; c < 4; ++c) {
+    const golden::MbarState s = m->mbar(c, 0);
+    EXPECT_EQ(s.phase, 0u);
+    EXPECT_EQ(s.pending, 1u);
+    EXPECT_EQ(s.tx, 0);
+  }
+  // Round 0's store of CTA 3 (store number 3) landed in CTA 0's first slot (offset 0x400).
+  const golden::Dest cta0{golden::MemSpace::Shared, 0, 0};
+  EXPECT_EQ(read_u32(*m, cta0, 0x400), std::uint32_t(op_value(3, 0, 0).lo));
+  EXPECT_EQ(read_u32(*m, cta0, 0x400 + 16 * 5 + 4), std::uint32_t(op_value(3, 5, 1).lo));
+}
+
+TEST(SimWorkload, Tcgen05EpilogueWritesTmem) {
+  auto w = make("tcgen05_epilogue", params(4));  // one round: 4 stores, 4 waits
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(st.ops, 8u);
+  EXPECT_EQ(st.tmem_waits, 4u);
+  EXPECT_EQ(st.faults, 0u);
+  EXPECT_EQ(st.bytes, 4u * 32 * 4 * 4);
+  // Warp 2's 32x32b.x4 at (lane 64, column 0): register j of thread t -> lane 64+t, column j.
+  const std::uint32_t* tm = m->cta(0).tmem_cells();
+  EXPECT_EQ(tm[(64 + 7) * golden::kTmemColumns + 3], std::uint32_t(op_value(2, 7, 3).lo));
+}
+
+TEST(SimWorkload, FlagPublishOrdering) {
+  auto w = make("flag_publish", params(32));
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m, 32);
+  EXPECT_EQ(st.faults, 0u);
+  // 8 warps interleaved: ops 0..23 data, 24..31 the flags of group 0.
+  for (unsigned i = 0; i < 32; ++i) {
+    const golden::Ordering o = golden::ordering_of(*st.first[i].ins);
+    EXPECT_EQ(st.first[i].ctx.warp, i % 8);
+    if (i < 24) {
+      EXPECT_FALSE(o.strong) << i;
+    } else {
+      EXPECT_TRUE(o.strong) << i;
+      EXPECT_EQ(o.release, i % 2 == 0) << i;  // release when (group + warp) is even
+      EXPECT_EQ(st.first[i].ctx.active, 1u);
+    }
+  }
+  EXPECT_EQ(read_u32(*m, kGlobal, st.first[24].ops.addr[0]), 1u);  // group 0 publishes 1
+}
+
+TEST(SimWorkload, MmioRepeatsAddresses) {
+  auto w = make("mmio", params(8));
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(st.faults, 0u);
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(st.first[i].ops.addr[0], kBase);
+    EXPECT_TRUE(golden::ordering_of(*st.first[i].ins).mmio);
+  }
+  EXPECT_EQ(st.first[4].ops.addr[0], kBase + 4);
+  EXPECT_EQ(st.first[7].ctx.active, 0xFFFFFFFFu);
+}
+
+// --- parameter errors ---------------------------------------------------------------------------
+
+TEST(SimWorkload, Errors) {
+  std::string err;
+  EXPECT_EQ(make_generator("nope", GenParams{}, err), nullptr);
+  EXPECT_EQ(err,
+            "unknown workload 'nope' (generators: stream, stream_v4b64, strided, scatter, "
+            "partial, bank_conflict, dsmem_ring, tcgen05_epilogue, flag_publish, mmio)");
+  GenParams p;
+  p.width = 3;
+  EXPECT_EQ(make_generator("stream", p, err), nullptr);
+  EXPECT_EQ(err, "width: must be one of 1, 2, 4, 8, 16, 32 (got 3)");
+  EXPECT_EQ(make_generator("scatter", p, err), nullptr);
+  EXPECT_EQ(err, "width: must be one of 1, 2, 4, 8, 16, 32 (got 3)");
+  p = GenParams{};
+  p.stride = 6;
+  EXPECT_EQ(make_generator("bank_conflict", p, err), nullptr);
+  EXPECT_EQ(err, "stride: must be a multiple of 4 from 4 to 4096 (got 6)");
+  p = GenParams{};
+  p.footprint = 64;
+  EXPECT_EQ(make_generator("stream", p, err), nullptr);
+  EXPECT_EQ(err, "footprint: must be at least 128 bytes (got 64)");
+  p = GenParams{};
+  p.sms = 0;
+  EXPECT_EQ(make_generator("stream", p, err), nullptr);
+  EXPECT_EQ(err, "sms: must be at least 1 (got 0)");
+}
+
+// --- traces ---------------------------------------------------------------------------------
+
+std::string temp_path(const std::string& name) {
+  return std::string(STU_BINARY_DIR) + "/simworkload." + std::to_string(::getpid()) + "." + name;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+const char* const kHeader =
+    "-kernel name = _Z1kPi\n"
+    "-kernel id = 1\n"
+    "-grid dim = (2,1,1)\n"
+    "-block dim = (64,1,1)\n"
+    "-shmem = 256\n"
+    "-nregs = 8\n"
+    "-binary version = 90\n"
+    "-cuda stream id = 0\n"
+    "-shmem base_addr = 0x00007f0000000000\n"
+    "-local mem base_addr = 0x00007e0000000000\n"
+    "-nvbit version = 1.7.1\n"
+    "-accelsim tracer version = 4\n"
+    "\n";
+
+TEST(SimWorkloadTrace, RecordsBecomeStores) {
+  const std::string path = temp_path("t.traceg");
+  write_file(path, std::string(kHeader) +
+                       "#BEGIN_TB\n"
+                       "thread block = 1,0,0\n"
+                       "warp = 1\n"
+                       "insts = 4\n"
+                       "0010 ffffffff 1 R2 MOV 1 R0 0 0\n"
+                       "0020 0000000f 0 STG.E 2 R2 R3 4 1 0x10000 4 0\n"
+                       "0030 00000005 0 STS.128 2 R2 R4 16 0 0x7f0000000100 0x7f0000000120 0\n"
+                       "0040 ffffffff 0 EXIT 0 0 0\n"
+                       "#END_TB\n");
+  auto w = trace_workload(path, 4);
+  ASSERT_TRUE(w);
+  EXPECT_TRUE(w->allocate_all());
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(w->error(), "");
+  ASSERT_EQ(st.ops, 2u);
+  EXPECT_EQ(st.faults, 0u);
+  // STG.E, lanes 0..3 at 0x10000 + 4k: st.global.b32.
+  const WarpOp& g = st.first[0];
+  EXPECT_EQ(g.ctx.active, 0xFu);
+  EXPECT_EQ(g.ctx.warp, 1u);
+  EXPECT_EQ(g.ins->space, isa::Space::Global);
+  EXPECT_EQ(g.ins->access_bytes(), 4u);
+  for (unsigned l = 0; l < 4; ++l) EXPECT_EQ(g.ops.addr[l], 0x10000u + 4 * l);
+  EXPECT_LT(g.sm, 4u);
+  EXPECT_EQ(read_u32(*m, kGlobal, 0x10008), std::uint32_t(op_value(0, 2, 0).lo));
+  // STS.128, lanes 0 and 2: st.shared.v4.b32 at the offsets in the shared window.
+  const WarpOp& s = st.first[1];
+  EXPECT_EQ(s.ctx.active, 0x5u);
+  EXPECT_EQ(s.ins->space, isa::Space::Shared);
+  EXPECT_EQ(s.ins->vec_lanes(), 4u);
+  EXPECT_EQ(s.ops.addr[0], 0x100u);
+  EXPECT_EQ(s.ops.addr[2], 0x120u);
+  EXPECT_EQ(s.sm, g.sm);  // the same CTA, the same SM
+  const golden::Dest sh{golden::MemSpace::Shared, 0, 0};
+  EXPECT_EQ(read_u32(*m, sh, 0x120 + 12), std::uint32_t(op_value(1, 2, 3).lo));
+  // The MOV and the EXIT were passed over.
+  const std::vector<std::string> notes = w->notes();
+  ASSERT_FALSE(notes.empty());
+  EXPECT_EQ(notes[0], "2 other instructions passed over (of 4)");
+  std::remove(path.c_str());
+}
+
+TEST(SimWorkloadTrace, UnsupportedWidthAndMissingFile) {
+  const std::string path = temp_path("w.traceg");
+  write_file(path, std::string(kHeader) +
+                       "#BEGIN_TB\n"
+                       "thread block = 0,0,0\n"
+                       "warp = 0\n"
+                       "insts = 1\n"
+                       "0020 00000001 0 STG.E 2 R2 R3 12 0 0x10000 0\n"
+                       "#END_TB\n");
+  auto w = trace_workload(path, 1);
+  WarpOp op;
+  EXPECT_FALSE(w->next(op));
+  EXPECT_EQ(w->error(), path +
+                            ": store 'STG.E' of 12 bytes per lane (record 1): widths 1, 2, 4, "
+                            "8, 16 and 32 are supported");
+  std::remove(path.c_str());
+
+  auto missing = trace_workload(temp_path("none.traceg"), 1);
+  EXPECT_FALSE(missing->next(op));
+  EXPECT_NE(missing->error().find("cannot open"), std::string::npos) << missing->error();
+}
+
+}  // namespace
+}  // namespace stu::sim
