@@ -1,11 +1,14 @@
 #include "l1.h"
 
+#include <cstring>
+
 namespace stu::sim {
 
 L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
        std::unique_ptr<L1Core> core)
     : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
-      to_xbar("to_xbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); }),
+      to_xbar("to_xbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); },
+              [this] { pump_ev_.notify(sc_core::SC_ZERO_TIME); }),
       ctx_(ctx), sm_(sm), core_(std::move(core)),
       tags_(double(ctx.cfg.l1.tag_lookups_per_clk)),
       data_(double(ctx.cfg.l1.bytes_per_clk)) {
@@ -35,7 +38,7 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   req.line = tr.get_address();
   req.bytes = m;
   req.sector_mask = m.sectors();
-  for (unsigned i = 0; i < golden::kLineBytes; ++i) req.data[i] = p.data[i];
+  std::memcpy(req.data.data(), p.data.data(), golden::kLineBytes);
   leaving_.clear();
   const L1Result r = core_->store(req, x.cache, x.order, x.release_point, leaving_);
   ctx_.stats.add(Metric::L1GlobalSectors, sectors);
@@ -93,7 +96,7 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
 }
 
 void L1::pump() {
-  while (!out_.empty()) {
+  while (!out_.empty() && to_xbar.queued() == 0) {  // one at a time: the crossbar paces it
     LinePayload* d = out_.front();
     if (!d->ext->mergeable && in_flight_ > 0) return;  // strong: wait for the earlier ones
     out_.pop_front();

@@ -1,5 +1,7 @@
 #include "l2_slice.h"
 
+#include <cstring>
+
 namespace stu::sim {
 
 namespace {
@@ -7,7 +9,7 @@ golden::WbEntry entry_of(const LinePayload& p) {
   golden::WbEntry e;
   e.line = p.gp.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
   e.bytes = p.mask();
-  for (unsigned i = 0; i < golden::kLineBytes; ++i) e.data[i] = p.data[i];
+  std::memcpy(e.data.data(), p.data.data(), golden::kLineBytes);
   e.l2 = p.ext->l2;
   e.mergeable = p.ext->mergeable;
   return e;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -20,6 +21,7 @@ struct LinePayload {
   StoreExtension* ext = nullptr;  // owned by gp
   std::array<std::uint8_t, golden::kLineBytes> data{};
   std::array<std::uint8_t, golden::kLineBytes> be{};
+  golden::LineByteMask bytes;  // the byte enables as a mask (kept equal to `be` by set_line)
   std::uint64_t tag = 0;   // the owner's bookkeeping (the LSU: its instruction slot)
   std::uint32_t port = 0;  // AT: the target socket index it arrived on (one Stage at a time)
 
@@ -60,24 +62,34 @@ class PayloadPool {
   std::vector<LinePayload*> free_;
 };
 
-inline void LinePayload::set_line(std::uint64_t addr, const golden::LineByteMask& bytes,
+// The 8 byte-enable bytes of each value of a mask byte.
+struct ByteEnableTable {
+  std::array<std::uint64_t, 256> v{};
+  ByteEnableTable() {
+    for (unsigned m = 0; m < 256; ++m)
+      for (unsigned b = 0; b < 8; ++b)
+        if ((m >> b) & 1) v[m] |= std::uint64_t(TLM_BYTE_ENABLED) << (8 * b);
+  }
+};
+
+// `src` holds the line's 128 bytes; bytes outside `mask` are copied as they are (golden line
+// requests and cache lines keep them 0).
+inline void LinePayload::set_line(std::uint64_t addr, const golden::LineByteMask& mask,
                                   const std::uint8_t* src) {
+  static const ByteEnableTable table;
   gp.set_address(addr);
   gp.set_data_length(golden::kLineBytes);
   gp.set_byte_enable_length(golden::kLineBytes);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  for (unsigned i = 0; i < golden::kLineBytes; ++i) {
-    const bool on = bytes.test(i);
-    be[i] = on ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
-    data[i] = on ? src[i] : 0;
+  bytes = mask;
+  std::memcpy(data.data(), src, golden::kLineBytes);
+  for (unsigned i = 0; i < 16; ++i) {
+    const std::uint64_t w = i < 8 ? mask.lo : mask.hi;
+    const std::uint64_t e = table.v[(w >> (8 * (i % 8))) & 0xFF];
+    std::memcpy(be.data() + 8 * i, &e, 8);
   }
 }
 
-inline golden::LineByteMask LinePayload::mask() const {
-  golden::LineByteMask m;
-  for (unsigned i = 0; i < golden::kLineBytes; ++i)
-    if (be[i] == TLM_BYTE_ENABLED) m.set(i);
-  return m;
-}
+inline golden::LineByteMask LinePayload::mask() const { return bytes; }
 
 }  // namespace stu::sim

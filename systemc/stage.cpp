@@ -73,8 +73,10 @@ void Stage::respond(tlm::tlm_generic_payload& tr, Cycle t) {
   peq_.notify(tr, tlm::BEGIN_RESP, t > now ? tb_.time(t - now) : SC_ZERO_TIME);
 }
 
-Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack)
-    : sc_module(name), out("out"), tb_(tb), on_ack_(std::move(on_ack)) {
+Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack,
+               std::function<void()> on_ready)
+    : sc_module(name), out("out"), tb_(tb), on_ack_(std::move(on_ack)),
+      on_ready_(std::move(on_ready)) {
   out.register_nb_transport_bw(this, &Sender::nb_transport_bw);
   SC_HAS_PROCESS(Sender);
   SC_METHOD(send_next);
@@ -105,8 +107,10 @@ void Sender::send_next() {
     if (r == tlm::TLM_COMPLETED) {  // a target that answers at once
       waiting_end_req_ = false;
       on_ack_(*tr, tb_.at(d));
+      if (on_ready_) on_ready_();
     } else if (r == tlm::TLM_UPDATED && p == tlm::END_REQ) {
       waiting_end_req_ = false;
+      if (on_ready_) on_ready_();
     }
   }
 }
@@ -116,12 +120,14 @@ tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tl
   if (phase == tlm::END_REQ) {
     waiting_end_req_ = false;
     if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
+    if (on_ready_) on_ready_();
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
     if (waiting_end_req_) {  // BEGIN_RESP implies END_REQ
       waiting_end_req_ = false;
       if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
+      if (on_ready_) on_ready_();
     }
     on_ack_(tr, tb_.at(delay));
     return tlm::TLM_COMPLETED;

@@ -72,7 +72,10 @@ class Sender : public sc_core::sc_module {
   using AckFn = std::function<void(tlm::tlm_generic_payload&, Cycle)>;
   tlm_utils::simple_initiator_socket<Sender> out;
 
-  Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack);
+  // `on_ready` (optional): called when the target takes a request (END_REQ), so an owner that
+  // paces its sends can offer the next.
+  Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack,
+         std::function<void()> on_ready = {});
   // LT: sends at cycle t; returns the acknowledgement's cycle.
   Cycle lt(tlm::tlm_generic_payload& tr, Cycle t);
   // AT: queues the payload; on_ack(tr, cycle) when its BEGIN_RESP arrives.
@@ -86,6 +89,7 @@ class Sender : public sc_core::sc_module {
 
   const Timebase& tb_;
   AckFn on_ack_;
+  std::function<void()> on_ready_;
   std::deque<tlm::tlm_generic_payload*> queue_;
   bool waiting_end_req_ = false;
   sc_core::sc_event send_ev_;

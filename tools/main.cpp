@@ -29,6 +29,9 @@ constexpr Command (*kCommands[])(CLI::App&) = {
 #if STU_HAVE_COSIM
     stu::cli::add_cosim,
 #endif
+#if STU_HAVE_SYSTEMC
+    stu::cli::add_sim,
+#endif
 };
 
 int usage_error(const std::string& msg, const std::string& help_of = "") {
