@@ -39,6 +39,7 @@ class GoldenL1 final : public L1Core {
     return r;
   }
   void drain(std::vector<golden::WbEntry>& out) override { wb_.drain(out); }
+  bool pop_oldest(std::vector<golden::WbEntry>& out) override { return wb_.pop_oldest(out); }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l1_.lookup(addr); }
   unsigned wb_entries() const override { return wb_.size(); }
 

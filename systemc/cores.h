@@ -35,6 +35,12 @@ class L1Core {
                          const golden::Ordering& order, bool release_point,
                          std::vector<golden::WbEntry>& out) = 0;
   virtual void drain(std::vector<golden::WbEntry>& out) = 0;
+  // The oldest write-buffer entry leaves (the eager policy); false when the buffer is empty
+  // or the core cannot (then the L1 behaves as the on_full policy).
+  virtual bool pop_oldest(std::vector<golden::WbEntry>& out) {
+    (void)out;
+    return false;
+  }
   virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
   virtual unsigned wb_entries() const = 0;
   // A failure of the RTL (an assertion, a hang); empty when none.

@@ -239,8 +239,8 @@ class Strided : public Generator {
 };
 
 // --- scatter ---------------------------------------------------------------------------------
-// Every lane a random address in the footprint, aligned to max(4, width): a function of
-// (seed, op, lane), so the stream reproduces from its seed.
+// Every lane a random address in the footprint, aligned to max(4, width): a seeded
+// permutation of (op, lane), so the stream reproduces from its seed and never races.
 class Scatter : public Generator {
  public:
   explicit Scatter(const GenParams& p) : Generator("scatter", p) {
@@ -262,9 +262,24 @@ class Scatter : public Generator {
  private:
   void make(std::uint64_t i, WarpOp& op) override {
     store_op(op, ins_, i, elems_, sm_of(i), 0, warp_in_cta(i));
-    const std::uint64_t s = splitmix64(p_.seed) ^ splitmix64(i);
     for (unsigned l = 0; l < 32; ++l)
-      op.ops.addr[l] = kGlobalBase + (splitmix64(s + l) % slots_) * align_;
+      op.ops.addr[l] = kGlobalBase + slot(i * 32 + l) * align_;
+  }
+  // A seeded permutation of the slots (the largest power of two of them): every lane of the
+  // stream gets its own slot until the stream has used them all, so no two warps race for a
+  // location (a race's final value is any of them, and the golden-image check would compare
+  // one ordering with another).
+  std::uint64_t slot(std::uint64_t k) const {
+    unsigned bits = 0;
+    while (bits < 63 && (std::uint64_t(2) << bits) <= slots_) ++bits;
+    const std::uint64_t mask = (std::uint64_t(1) << bits) - 1;
+    std::uint64_t x = (k + splitmix64(p_.seed)) & mask;
+    for (int round = 0; round < 3; ++round) {  // each step is a bijection on `bits` bits
+      x = (x * 0x9E3779B97F4A7C15ull) & mask;  // odd multiplier
+      x ^= x >> (bits / 2 + 1);
+      x = (x + splitmix64(p_.seed + round)) & mask;
+    }
+    return x;
   }
   std::uint32_t width_ = 4, align_ = 4;
   unsigned elems_ = 1;

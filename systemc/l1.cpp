@@ -18,6 +18,12 @@ L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
   dont_initialize();
 }
 
+bool L1::eager() const { return ctx_.cfg.l1.write_buffer_policy == WbPolicy::Eager; }
+
+bool L1::scoped(const StoreExtension& x) {
+  return x.order.strong && x.order.scope && *x.order.scope != isa::Scope::Cta;
+}
+
 Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   LinePayload& p = LinePayload::of(tr);
   StoreExtension& x = *p.ext;
@@ -44,16 +50,29 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   ctx_.stats.add(Metric::L1GlobalSectors, sectors);
   if (r.hit) ctx_.stats.add(Metric::L1SectorHits, sectors);
   if (r.merged) ctx_.stats.add(Metric::WbMerges);
-  const Cycle sent = send(leaving_, t1, x);
+  const bool strong_entry = x.order.strong || x.order.mmio;  // never merges
+  const bool wait_l2 = eager() && scoped(x);
   if (mode_ == SimMode::Lt) {
-    if (x.release_point) return std::max(done, sent);
-    // The buffer was full: the push waits until the oldest entry is taken below (its
-    // acknowledgement less the uncontended trip), which is how the L2 and DRAM push back.
+    Cycle sent = send(leaving_, t1, x);
+    if (eager()) sent = std::max(sent, eager_lt(t1, wait_l2, x));
+    if (x.release_point || wait_l2) return std::max(done, sent);
+    if (eager()) return done;
+    // on_full: the buffer was full, so the push waits until the oldest entry is taken below
+    // (its acknowledgement less the uncontended trip): how the L2 and DRAM push back.
     const Cycle trip = ctx_.cfg.l2.hit_latency - ctx_.cfg.l1.hit_latency;
-    return leaving_.empty() || sent < trip ? done : std::max(done, sent - trip + ctx_.cfg.l1.hit_latency);
+    return leaving_.empty() || sent < trip ? done
+                                           : std::max(done, sent - trip + ctx_.cfg.l1.hit_latency);
   }
-  // AT: a release waits for the entries its drain pushed out; any store waits while the
-  // entries that left the buffer cannot move on (the buffer is full).
+  // AT. Every non-mergeable entry has a place in strong_ (the store that waits for it, or
+  // null), in buffer order, so the acknowledgement of its entry can answer the store.
+  send(leaving_, t1, x);  // older entries: their places in strong_ come first
+  if (strong_entry) strong_.push_back(wait_l2 ? &tr : nullptr);
+  if (eager()) pump_ev_.notify(sc_core::SC_ZERO_TIME);
+  // A release waits for the entries its drain pushed out; a scoped strong store for its own
+  // entry; any store while the entries that left the buffer cannot move on (it is full).
+  // (A scoped store's own entry leaves after every earlier one is acknowledged, so waiting
+  // for it covers the release too; each store is answered exactly once.)
+  if (wait_l2) return kLater;
   if (x.release_point && in_flight_ + out_.size() > 0) {
     releases_.push_back(&tr);
     return kLater;
@@ -63,6 +82,16 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     return kLater;
   }
   return done;
+}
+
+Cycle L1::eager_lt(Cycle t, bool all, const StoreExtension& from) {
+  Cycle last = t;
+  while (core_->wb_entries() && (all || port_free_ <= t)) {
+    leaving_.clear();
+    if (!core_->pop_oldest(leaving_)) break;
+    last = std::max(last, send(leaving_, std::max(t, port_free_), from));
+  }
+  return last;
 }
 
 Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtension& from) {
@@ -78,11 +107,20 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
     x.mergeable = e.mergeable;
     x.instr_id = e.stores == 1 ? from.instr_id : 0;
     x.warp = from.warp;
+    d.tag = 0;
+    if (!e.mergeable && mode_ == SimMode::At && !strong_.empty()) {
+      d.tag = reinterpret_cast<std::uint64_t>(strong_.front());
+      strong_.pop_front();
+    }
     ctx_.stats.add(Metric::WbEntriesOut);
-    ctx_.record(Event::WbOut, x.instr_id, x.warp, e.line, t);
+    const unsigned sectors = unsigned(__builtin_popcount(e.bytes.sectors()));
     if (mode_ == SimMode::Lt) {
       // A strong entry leaves after every earlier one is acknowledged.
       const Cycle at = e.mergeable ? t : std::max(t, last_out_ack_);
+      ctx_.record(Event::WbOut, x.instr_id, x.warp, e.line, at);
+      port_free_ = std::max(port_free_, at) +
+                   (sectors * golden::kSectorBytes + ctx_.cfg.xbar.bytes_per_clk - 1) /
+                       ctx_.cfg.xbar.bytes_per_clk;
       const Cycle c = to_xbar.lt(d.gp, at);
       last_out_ack_ = std::max(last_out_ack_, c);
       last = std::max(last, c);
@@ -96,22 +134,34 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
 }
 
 void L1::pump() {
-  while (!out_.empty() && to_xbar.queued() == 0) {  // one at a time: the crossbar paces it
+  for (;;) {
+    if (to_xbar.queued() != 0) return;  // one at a time: the crossbar paces it
+    if (out_.empty()) {
+      if (!eager()) return;
+      leaving_.clear();
+      if (!core_->pop_oldest(leaving_)) return;
+      StoreExtension none;
+      none.sm = sm_;
+      send(leaving_, tb_.now(), none);
+      continue;
+    }
     LinePayload* d = out_.front();
     if (!d->ext->mergeable && in_flight_ > 0) return;  // strong: wait for the earlier ones
     out_.pop_front();
     ++in_flight_;
+    ctx_.record(Event::WbOut, d->ext->instr_id, d->ext->warp, d->gp.get_address(), tb_.now());
     to_xbar.at(d->gp);
   }
 }
 
 void L1::ack(tlm::tlm_generic_payload& tr, Cycle c) {
-  ctx_.pool.release(LinePayload::of(tr));
+  LinePayload& d = LinePayload::of(tr);
+  if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), std::max(c, tb_.now()));
+  ctx_.pool.release(d);
   --in_flight_;
-  if (!out_.empty()) pump_ev_.notify(sc_core::SC_ZERO_TIME);
-  const Cycle done = c;
+  pump_ev_.notify(sc_core::SC_ZERO_TIME);
   if (in_flight_ + out_.size() == 0) {
-    for (tlm::tlm_generic_payload* r : releases_) respond(*r, std::max(done, tb_.now()));
+    for (tlm::tlm_generic_payload* r : releases_) respond(*r, std::max(c, tb_.now()));
     releases_.clear();
   }
   while (!stalled_.empty() && out_.size() <= ctx_.cfg.l1.write_buffer_entries) {

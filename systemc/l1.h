@@ -8,6 +8,11 @@
 // Ordering at the buffer's output: a strong (non-mergeable) entry leaves only after every
 // entry before it is acknowledged by the L2; a release store is acknowledged only after the
 // entries its drain pushed out are.
+// Write-buffer policy (l1.write_buffer_policy): `eager` sends the oldest entry whenever the
+// port to the crossbar is free (xbar.bytes_per_clk), and acknowledges a strong store of
+// .cluster/.gpu/.sys scope when the L2 acknowledges its entry (a write-through / .mmio one:
+// when DRAM does); `on_full` keeps the golden rule exactly (entries leave when the buffer is
+// full, at a release or a drain; every store is acknowledged at the L1).
 // Local and .param::func lines are written to the image at the L1 (they stay in the SM).
 #pragma once
 
@@ -36,6 +41,11 @@ class L1 : public Stage {
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
   Cycle send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtension& from);
+  // LT, eager: the entries the port can take by cycle t leave (all of them with `all`);
+  // returns the acknowledgement of the last one sent (t when none).
+  Cycle eager_lt(Cycle t, bool all, const StoreExtension& from);
+  bool eager() const;
+  static bool scoped(const StoreExtension& x);
   void pump();
   void ack(tlm::tlm_generic_payload& tr, Cycle c);
 
@@ -44,6 +54,9 @@ class L1 : public Stage {
   std::unique_ptr<L1Core> core_;
   Calendar tags_, data_;
   Cycle last_out_ack_ = 0;                          // LT: the latest L2 acknowledgement
+  Cycle port_free_ = 0;                             // LT, eager: the port to the crossbar
+  std::deque<tlm::tlm_generic_payload*> strong_;    // AT: per non-mergeable entry, its store
+                                                    // when it waits for the L2 (else null)
   std::vector<golden::WbEntry> leaving_;
   std::deque<LinePayload*> out_;                    // AT: entries waiting to leave
   unsigned in_flight_ = 0;                          // AT: entries sent, not yet acknowledged

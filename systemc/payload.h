@@ -7,6 +7,7 @@
 #include <cstring>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include <tlm>
@@ -24,6 +25,7 @@ struct LinePayload {
   golden::LineByteMask bytes;  // the byte enables as a mask (kept equal to `be` by set_line)
   std::uint64_t tag = 0;   // the owner's bookkeeping (the LSU: its instruction slot)
   std::uint32_t port = 0;  // AT: the target socket index it arrived on (one Stage at a time)
+  bool pooled = false;     // in the pool's free list
 
   LinePayload() {
     ext = new StoreExtension;
@@ -51,9 +53,15 @@ class PayloadPool {
     }
     LinePayload* p = free_.back();
     free_.pop_back();
+    p->pooled = false;
     return *p;
   }
-  void release(LinePayload& p) { free_.push_back(&p); }
+  // Releasing a payload twice is a model bug (two owners would share it): it throws.
+  void release(LinePayload& p) {
+    if (p.pooled) throw std::logic_error("stu tlm: a payload was released twice");
+    p.pooled = true;
+    free_.push_back(&p);
+  }
   std::size_t allocated() const { return all_.size(); }
   std::size_t in_use() const { return all_.size() - free_.size(); }
 

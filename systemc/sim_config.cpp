@@ -31,6 +31,8 @@ struct EnumName {
 
 constexpr EnumName kSliceHashNames[] = {{std::uint8_t(SliceHash::Modulo), "modulo"},
                                         {std::uint8_t(SliceHash::XorFold), "xor_fold"}};
+constexpr EnumName kWbPolicyNames[] = {{std::uint8_t(WbPolicy::Eager), "eager"},
+                                       {std::uint8_t(WbPolicy::OnFull), "on_full"}};
 constexpr EnumName kModeNames[] = {{std::uint8_t(SimMode::Lt), "lt"},
                                    {std::uint8_t(SimMode::At), "at"}};
 
@@ -73,6 +75,7 @@ std::vector<Field> fields(SimConfig& c) {
       {"l1", "bytes_per_clk", &c.l1.bytes_per_clk, {1, 4096}},
       {"l1", "tag_lookups_per_clk", &c.l1.tag_lookups_per_clk, {1, 64}},
       {"l1", "write_buffer_entries", &c.l1.write_buffer_entries, {1, 64}},
+      {"l1", "write_buffer_policy", enum_ref(c.l1.write_buffer_policy, kWbPolicyNames), {}},
       {"xbar", "latency", &c.xbar.latency, lat},
       {"xbar", "bytes_per_clk", &c.xbar.bytes_per_clk, {1, 4096}},
       {"l2", "slices", &c.l2.slices, {1, 128}},

@@ -31,6 +31,14 @@ enum class SliceHash : std::uint8_t {
 
 enum class SimMode : std::uint8_t { Lt, At };  // loosely / approximately timed
 
+// When write-buffer entries leave the L1 for the L2 (docs/tlm.md, "Write buffer").
+enum class WbPolicy : std::uint8_t {
+  Eager,   // as soon as the L1's port to the crossbar is free (the timed default); strong
+           // stores of .gpu/.sys scope are acknowledged by the L2 (.mmio: by DRAM)
+  OnFull,  // only when the buffer is full, at a release or a drain: the golden rule, exactly
+           // (`.sts` tests run this way, so their cache expectations hold)
+};
+
 struct ClockConfig {
   std::uint32_t core_mhz = 0;
 };
@@ -51,6 +59,7 @@ struct L1Config {
   std::uint32_t bytes_per_clk = 0;         // L1 write bandwidth per SM
   std::uint32_t tag_lookups_per_clk = 0;   // sets looked up per cycle
   std::uint32_t write_buffer_entries = 0;  // L1 -> L2 write buffer
+  WbPolicy write_buffer_policy = WbPolicy::Eager;
 };
 
 struct XbarConfig {

@@ -64,9 +64,13 @@ class TlmModel final : public sts::StoreModel {
 
   // --- the workload run ---------------------------------------------------------------
   using Progress = std::function<void(std::uint64_t ops_done)>;
-  // Runs every op of `w` (set-up already applied to image() and to `golden`, which the
-  // golden model executes alongside as the reference), then finish().
-  RunReport run(Workload& w, golden::MachineState& golden, const Progress& progress = {});
+  // Runs every op of `w` (its set-up already applied to image()). Then finish() with the
+  // golden model's image of the same workload (run_golden, e.g. in another thread).
+  void run(Workload& w, const Progress& progress = {});
+  // Both: the golden reference runs `reference` (a second instance of the same workload,
+  // set up on `golden`) in a thread of its own while the model runs `w`; then finish().
+  RunReport run_checked(Workload& w, Workload& reference, golden::MachineState& golden,
+                        const Progress& progress = {});
   // Drains and flushes, then the golden-image check. `dram_all`: DRAM must equal the golden
   // global image everywhere (a workload run), else only where DRAM was written (`.sts`).
   RunReport finish(const golden::MachineState& golden, bool dram_all);
@@ -114,10 +118,9 @@ class TlmModel final : public sts::StoreModel {
 
   // The feed: one pending store (sts) or the workload.
   Workload* workload_ = nullptr;
-  golden::MachineState* golden_ = nullptr;
   WarpOp op_;
-  golden::StoreResult res_, gold_res_;
-  golden::Scratch scratch_, gold_scratch_;
+  golden::StoreResult res_;
+  golden::Scratch scratch_;
   std::deque<std::pair<golden::StoreResult, golden::WarpContext>> pending_;
   golden::StoreResult pending_res_;
   bool pending_tcgen05_ = false;

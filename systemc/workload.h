@@ -92,6 +92,10 @@ const std::vector<GeneratorInfo>& generators();
 std::unique_ptr<Workload> make_generator(std::string_view name, const GenParams& p,
                                          std::string& error);
 
+// Runs every op of `w` on the golden model (stores executed, arrives applied, waits passed):
+// the reference of the golden-image check. Returns the workload's error ("" when none).
+std::string run_golden(Workload& w, golden::MachineState& m);
+
 // An Accel-Sim trace (.traceg, .traceg.xz, kernelslist.g) or a .stut trace as a workload:
 // each STG/STS/STL/ST record becomes a st.global/.shared/.local/generic store of the record's
 // width, its data a deterministic function of (instruction, lane). Never null.

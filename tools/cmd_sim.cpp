@@ -88,13 +88,13 @@ struct Outcome {
 };
 
 // One run of a generator or trace workload.
-Outcome run_workload(sim::Workload& wl, const sim::SimConfig& cfg, const sim::CoreFactory& cores,
-                     bool tty) {
+Outcome run_workload(sim::Workload& wl, sim::Workload& ref, const sim::SimConfig& cfg,
+                     const sim::CoreFactory& cores, bool tty) {
   Outcome o;
   sim::TlmModel model(cfg, wl.model_config(), std::nullopt, cores);
-  golden::MachineState gold(wl.model_config());
+  golden::MachineState gold(ref.model_config());
   std::string e;
-  if (!wl.setup(model.image(), e) || !wl.setup(gold, e)) {
+  if (!wl.setup(model.image(), e) || !ref.setup(gold, e)) {
     o.report = "set-up: " + e;
     return o;
   }
@@ -112,7 +112,7 @@ Outcome run_workload(sim::Workload& wl, const sim::SimConfig& cfg, const sim::Co
       }
     };
   }
-  const sim::RunReport r = model.run(wl, gold, progress);
+  const sim::RunReport r = model.run_checked(wl, ref, gold, progress);
   if (tty) std::fprintf(stderr, "\r%60s\r", "");
   o.ok = r.ok;
   o.stats = model.stats();
@@ -308,11 +308,12 @@ int run_sim(const SimArgs& a) {
         return kUsage;
       }
       auto wl = make(p, why);
-      if (!wl) {
+      auto ref = wl ? make(p, why) : nullptr;
+      if (!wl || !ref) {
         std::cerr << "stu: error: " << why << "\n";
         return kUsage;
       }
-      const Outcome o = run_workload(*wl, cfg, cores, tty);
+      const Outcome o = run_workload(*wl, *ref, cfg, cores, tty);
       if (!a.quiet) print_summary(o.stats, a.workload + " " + key + "=" + v + " (" + mode + ")");
       if (!o.ok) {
         std::cerr << a.workload << " " << key << "=" << v << ": error: " << o.report << "\n";
@@ -339,11 +340,12 @@ int run_sim(const SimArgs& a) {
   }
 
   auto wl = make(gp, why);
-  if (!wl) {
+  auto ref = wl ? make(gp, why) : nullptr;  // the golden reference's own instance
+  if (!wl || !ref) {
     std::cerr << "stu: error: " << why << "\n";
     return kUsage;
   }
-  const Outcome o = run_workload(*wl, cfg, cores, tty);
+  const Outcome o = run_workload(*wl, *ref, cfg, cores, tty);
   if (!a.quiet)
     for (const std::string& n : wl->notes()) std::cout << "  " << n << "\n";
   if (!a.plot.empty()) {

@@ -344,6 +344,12 @@ void WriteBuffer::pop(std::vector<WbEntry>& out) {
   --count_;
 }
 
+bool WriteBuffer::pop_oldest(std::vector<WbEntry>& out) {
+  if (!count_) return false;
+  pop(out);
+  return true;
+}
+
 uint32_t WriteBuffer::drain(std::vector<WbEntry>& out) {
   const uint32_t n = count_;
   while (count_) pop(out);

@@ -445,6 +445,23 @@ TEST(GoldenWriteBuffer, WeakStoresToOneLineMerge) {
   EXPECT_TRUE(out.empty());
 }
 
+TEST(GoldenWriteBuffer, PopOldestTakesOneEntryInOrder) {
+  WriteBuffer wb(4);
+  std::vector<WbEntry> out;
+  EXPECT_FALSE(wb.pop_oldest(out));
+  wb.push(entry(0x100, 0, 4, 0x11), false, out);
+  wb.push(entry(0x200, 0, 4, 0x22), false, out);
+  ASSERT_TRUE(out.empty());
+  EXPECT_TRUE(wb.pop_oldest(out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].line, 0x100u);
+  EXPECT_EQ(wb.size(), 1u);
+  EXPECT_TRUE(wb.pop_oldest(out));
+  EXPECT_EQ(out[1].line, 0x200u);
+  EXPECT_EQ(wb.size(), 0u);
+  EXPECT_FALSE(wb.pop_oldest(out));
+}
+
 TEST(GoldenWriteBuffer, StrongStoreIsNotMerged) {
   WriteBuffer wb(4);
   std::vector<WbEntry> out;

@@ -134,7 +134,7 @@ TEST(SimConfigLoad, OverridesOfEveryType) {
 
 TEST(SimConfigLoad, UnknownSection_bad) {
   const std::string e = only_error(R"({"l3": {"slices": 4}})");
-  EXPECT_EQ(e.rfind("l3: unknown key (known: preset, clock, lsu, l1, xbar, l2, dram,", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("l3: unknown key (known: preset, clock, gpu, lsu, l1, xbar, l2, dram,", 0), 0u) << e;
 }
 
 TEST(SimConfigLoad, UnknownKey_bad) {
@@ -294,13 +294,15 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("dram").at("latency"), 484);
   EXPECT_EQ(doc.at("dsmem").at("enabled"), true);
   EXPECT_EQ(doc.at("sim").at("mode"), "lt");
-  // preset + 11 sections; 32 parameters.
-  EXPECT_EQ(doc.size(), 12u);
+  EXPECT_EQ(doc.at("gpu").at("sms"), 132);
+  EXPECT_EQ(doc.at("l1").at("write_buffer_policy"), "eager");
+  // preset + 12 sections; 34 parameters.
+  EXPECT_EQ(doc.size(), 13u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 32u);
+  EXPECT_EQ(params, 34u);
 }
 
 // --- what the modules use -----------------------------------------------------------------

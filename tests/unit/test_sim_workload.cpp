@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -328,6 +329,18 @@ TEST(SimWorkload, ScatterReproducesFromSeed) {
     }
   }
   EXPECT_TRUE(differs);
+}
+
+TEST(SimWorkload, ScatterNeverRepeatsAnAddress) {
+  // A permutation of the slots: 200 warps x 32 lanes, all different (no two warps race).
+  GenParams p = params(200);
+  p.seed = 7;
+  auto a = make("scatter", p);
+  WarpOp op;
+  std::set<std::uint64_t> seen;
+  while (a->next(op))
+    for (unsigned l = 0; l < 32; ++l) EXPECT_TRUE(seen.insert(op.ops.addr[l]).second);
+  EXPECT_EQ(seen.size(), 200u * 32u);
 }
 
 // --- bank_conflict --------------------------------------------------------------------------

@@ -219,6 +219,9 @@ class WriteBuffer {
 
   WbPush push(const WbEntry& e, bool release, std::vector<WbEntry>& out);
   uint32_t drain(std::vector<WbEntry>& out);
+  // The oldest entry leaves (appended to `out`); false when the buffer is empty. A timed
+  // model drains this way, one entry whenever its port to the L2 is free.
+  bool pop_oldest(std::vector<WbEntry>& out);
   unsigned size() const { return count_; }
   unsigned capacity() const { return unsigned(ring_.size()); }
   // Entry i, oldest first (i < size()).
