@@ -31,6 +31,7 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   const unsigned sectors = unsigned(__builtin_popcount(m.sectors()));
   const Cycle t1 = data_.book(tags_.book(t, 1.0), double(sectors) * golden::kSectorBytes);
   const Cycle done = t1 + ctx_.cfg.l1.hit_latency;
+  occupied_until_ = t1;
   ctx_.record(Event::L1Write, x.instr_id, x.warp, tr.get_address(), t1);
   if (x.dest.space != golden::MemSpace::Global) {  // local, .param::func: stay in the SM
     ctx_.stats.add(Metric::L1LocalSectors, sectors);
@@ -56,12 +57,9 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     Cycle sent = send(leaving_, t1, x);
     if (eager()) sent = std::max(sent, eager_lt(t1, wait_l2, x));
     if (x.release_point || wait_l2) return std::max(done, sent);
-    if (eager()) return done;
-    // on_full: the buffer was full, so the push waits until the oldest entry is taken below
-    // (its acknowledgement less the uncontended trip): how the L2 and DRAM push back.
-    const Cycle trip = ctx_.cfg.l2.hit_latency - ctx_.cfg.l1.hit_latency;
-    return leaving_.empty() || sent < trip ? done
-                                           : std::max(done, sent - trip + ctx_.cfg.l1.hit_latency);
+    // A store that found the buffer full waits until the oldest entry has left: how the
+    // crossbar, the L2 and DRAM push back.
+    return leaving_.empty() ? done : std::max(done, last_depart_ + ctx_.cfg.l1.hit_latency);
   }
   // AT. Every non-mergeable entry has a place in strong_ (the store that waits for it, or
   // null), in buffer order, so the acknowledgement of its entry can answer the store.
@@ -86,7 +84,11 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
 
 Cycle L1::eager_lt(Cycle t, bool all, const StoreExtension& from) {
   Cycle last = t;
-  while (core_->wb_entries() && (all || port_free_ <= t)) {
+  const auto free_by = [&](Cycle c) {
+    return port_free_ <= c &&
+           (taken_.size() < kCredits || taken_.front() <= c);
+  };
+  while (core_->wb_entries() && (all || free_by(t))) {
     leaving_.clear();
     if (!core_->pop_oldest(leaving_)) break;
     last = std::max(last, send(leaving_, std::max(t, port_free_), from));
@@ -115,13 +117,23 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
     ctx_.stats.add(Metric::WbEntriesOut);
     const unsigned sectors = unsigned(__builtin_popcount(e.bytes.sectors()));
     if (mode_ == SimMode::Lt) {
-      // A strong entry leaves after every earlier one is acknowledged.
-      const Cycle at = e.mergeable ? t : std::max(t, last_out_ack_);
+      // The port moves one entry after another; an entry needs a credit (the slice took
+      // the entry write_buffer_entries before it); a strong entry leaves after every earlier
+      // one is acknowledged.
+      Cycle at = std::max(t, port_free_);
+      if (taken_.size() >= kCredits) {
+        at = std::max(at, taken_.front());
+        taken_.pop_front();
+      }
+      if (!e.mergeable) at = std::max(at, last_out_ack_);
       ctx_.record(Event::WbOut, x.instr_id, x.warp, e.line, at);
-      port_free_ = std::max(port_free_, at) +
-                   (sectors * golden::kSectorBytes + ctx_.cfg.xbar.bytes_per_clk - 1) /
-                       ctx_.cfg.xbar.bytes_per_clk;
+      port_free_ = at + (sectors * golden::kSectorBytes + ctx_.cfg.xbar.bytes_per_clk - 1) /
+                            ctx_.cfg.xbar.bytes_per_clk;
+      last_depart_ = std::max(last_depart_, at);
       const Cycle c = to_xbar.lt(d.gp, at);
+      // Taken by the slice: the acknowledgement less the slice's time and the way back.
+      const Cycle back = ctx_.cfg.l2.hit_latency - ctx_.cfg.l1.hit_latency - ctx_.cfg.xbar.latency;
+      taken_.push_back(std::max(at, c > back ? c - back : 0));
       last_out_ack_ = std::max(last_out_ack_, c);
       last = std::max(last, c);
       ctx_.pool.release(d);

@@ -30,6 +30,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   const golden::WbEntry e = entry_of(p);
   const unsigned sectors = unsigned(__builtin_popcount(e.bytes.sectors()));
   const Cycle t1 = port_.book(t, double(sectors) * golden::kSectorBytes);
+  occupied_until_ = t1;
   const L2Result r = core_->write(e);
   Stats& s = ctx_.stats;
   s.add(Metric::L2Requests);

@@ -240,10 +240,18 @@ void Lsu::issue_lt(const PlannedOp& op) {
   if (op.kind == OpKind::Store) st.lat(cls).add(ack - t);
   s.cursor = t;
   max_cursor_ = std::max(max_cursor_, ack);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time local = ctx_.tb.time(t);
-  qk_.set(local > now ? local - now : sc_core::SC_ZERO_TIME);
-  if (qk_.need_sync()) qk_.sync();
+  s.active = true;
+  // The quantum keeper follows the slowest active SM: simulated time never passes an SM's
+  // cursor, so no SM is dragged forward by another that ran ahead (recomputed every 64 ops).
+  if ((++lt_ops_ & 63) == 0) {
+    Cycle slowest = ~Cycle(0);
+    for (const SmState& x : sms_)
+      if (x.active) slowest = std::min(slowest, x.cursor);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time local = ctx_.tb.time(slowest);
+    qk_.set(local > now ? local - now : sc_core::SC_ZERO_TIME);
+    if (qk_.need_sync()) qk_.sync();
+  }
 }
 
 void Lsu::issue_at(const PlannedOp& op) {

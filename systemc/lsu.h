@@ -70,6 +70,7 @@ class Lsu : public sc_core::sc_module {
     Calendar issue{1.0};
     std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> acks;  // LT
     unsigned outstanding = 0;                                                  // AT
+    bool active = false;  // LT: has issued (its cursor counts for the quantum keeper)
   };
   struct Slot {  // AT: an issued instruction waiting for its acknowledgements
     unsigned remaining = 0;
@@ -104,6 +105,7 @@ class Lsu : public sc_core::sc_module {
   unsigned outstanding_total_ = 0;
   std::uint64_t next_instr_ = 1, ops_done_ = 0;
   Cycle max_cursor_ = 0;
+  std::uint64_t lt_ops_ = 0;
   std::vector<std::string> errors_;
 };
 

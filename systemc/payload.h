@@ -26,6 +26,7 @@ struct LinePayload {
   std::uint64_t tag = 0;   // the owner's bookkeeping (the LSU: its instruction slot)
   std::uint32_t port = 0;  // AT: the target socket index it arrived on (one Stage at a time)
   bool pooled = false;     // in the pool's free list
+  bool holds_place = false;  // AT: counted in its Stage's places until its acknowledgement
 
   LinePayload() {
     ext = new StoreExtension;

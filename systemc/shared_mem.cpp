@@ -69,6 +69,7 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     ctx_.stats.add(Metric::SharedWavefronts, extra);
     t1 = b.pipe.book(t, double(extra ? extra : 0.0)) ;
   }
+  occupied_until_ = t1;
   t1 += ctx_.cfg.shared.latency;
   golden::CtaState& c = ctx_.image.cta(cta);
   if (!write_enabled(c.shared.data(), c.shared.size(), tr.get_address(), p)) {

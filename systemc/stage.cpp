@@ -4,6 +4,11 @@
 
 namespace stu::sim {
 
+namespace {
+// Internal phase of a Stage: a transaction's place in the queue is free.
+DECLARE_EXTENDED_PHASE(stu_place_free);
+}  // namespace
+
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
@@ -13,10 +18,21 @@ Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mo
       depth_(depth ? depth : 1) {
   in.register_b_transport(this, &Stage::b_transport);
   in.register_nb_transport_fw(this, &Stage::nb_transport_fw);
+  SC_HAS_PROCESS(Stage);
+  SC_METHOD(timed);
+  sensitive << heap_ev_;
+  dont_initialize();
+}
+
+void Stage::timed() {
+  heap_.run_due(heap_ev_, [this](const Timed& x) {
+    peq_cb(*x.tr, x.free_place ? tlm::tlm_phase(stu_place_free) : tlm::tlm_phase(tlm::BEGIN_RESP));
+  });
 }
 
 void Stage::b_transport(int, tlm::tlm_generic_payload& tr, sc_time& delay) {
   const Cycle t = tb_.at(delay);
+  occupied_until_ = kLater;
   const Cycle done = serve(tr, t);
   const Cycle d = done == kLater || done < t ? t : done;
   delay = tb_.time(d) - sc_core::sc_time_stamp();
@@ -43,17 +59,28 @@ void Stage::peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) {
     }
     return;
   }
+  if (phase == stu_place_free) {
+    free_place();
+    return;
+  }
   if (phase == tlm::BEGIN_RESP) {
     tr.set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase p = tlm::BEGIN_RESP;
     sc_time d = SC_ZERO_TIME;
-    --busy_;
-    in[int(LinePayload::of(tr).port)]->nb_transport_bw(tr, p, d);  // answered TLM_COMPLETED
-    if (!waiting_.empty()) {
-      tlm::tlm_generic_payload* next = waiting_.front();
-      waiting_.pop_front();
-      accept(*next);
-    }
+    LinePayload& lp = LinePayload::of(tr);
+    const bool held = lp.holds_place;
+    lp.holds_place = false;
+    in[int(lp.port)]->nb_transport_bw(tr, p, d);  // answered TLM_COMPLETED
+    if (held) free_place();
+  }
+}
+
+void Stage::free_place() {
+  --busy_;
+  if (!waiting_.empty()) {
+    tlm::tlm_generic_payload* next = waiting_.front();
+    waiting_.pop_front();
+    accept(*next);
   }
 }
 
@@ -64,13 +91,21 @@ void Stage::accept(tlm::tlm_generic_payload& tr) {
   sc_time d = SC_ZERO_TIME;
   in[int(LinePayload::of(tr).port)]->nb_transport_bw(tr, p, d);
   const Cycle now = tb_.now();
+  occupied_until_ = kLater;
   const Cycle done = serve(tr, now);
+  LinePayload& lp = LinePayload::of(tr);
+  if (occupied_until_ != kLater) {  // the place frees when the resource is done
+    lp.holds_place = false;
+    heap_.push(tb_.time(std::max(occupied_until_, now)).value(), Timed{&tr, true}, heap_ev_);
+  } else {
+    lp.holds_place = true;  // until the acknowledgement
+  }
   if (done != kLater) respond(tr, done);
 }
 
 void Stage::respond(tlm::tlm_generic_payload& tr, Cycle t) {
-  const Cycle now = tb_.now();
-  peq_.notify(tr, tlm::BEGIN_RESP, t > now ? tb_.time(t - now) : SC_ZERO_TIME);
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  heap_.push(std::max<std::uint64_t>(tb_.time(t).value(), now), Timed{&tr, false}, heap_ev_);
 }
 
 Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack,
@@ -82,6 +117,15 @@ Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on
   SC_METHOD(send_next);
   sensitive << send_ev_;
   dont_initialize();
+  SC_METHOD(end_req_due);
+  sensitive << end_req_ev_;
+  dont_initialize();
+}
+
+void Sender::end_req_due() {
+  waiting_end_req_ = false;
+  if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
+  if (on_ready_) on_ready_();
 }
 
 Cycle Sender::lt(tlm::tlm_generic_payload& tr, Cycle t) {
@@ -109,6 +153,10 @@ void Sender::send_next() {
       on_ack_(*tr, tb_.at(d));
       if (on_ready_) on_ready_();
     } else if (r == tlm::TLM_UPDATED && p == tlm::END_REQ) {
+      if (d > SC_ZERO_TIME) {  // the target takes it later: the next request waits for then
+        end_req_ev_.notify(d);
+        return;
+      }
       waiting_end_req_ = false;
       if (on_ready_) on_ready_();
     }
@@ -118,6 +166,10 @@ void Sender::send_next() {
 tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
                                            sc_time& delay) {
   if (phase == tlm::END_REQ) {
+    if (delay > SC_ZERO_TIME) {
+      end_req_ev_.notify(delay);
+      return tlm::TLM_ACCEPTED;
+    }
     waiting_end_req_ = false;
     if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
     if (on_ready_) on_ready_();

@@ -16,6 +16,8 @@
 #pragma once
 
 #include <deque>
+#include <unordered_map>
+#include <vector>
 #include <functional>
 #include <string>
 
@@ -49,6 +51,10 @@ class Stage : public sc_core::sc_module {
   virtual Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) = 0;
   // AT: the acknowledgement of a transaction serve() answered kLater leaves at cycle `t`.
   void respond(tlm::tlm_generic_payload& tr, Cycle t);
+  // serve() may set this to the cycle its resource is done with the transaction (the rest of
+  // its time is pipeline latency): the transaction then leaves the `depth` places at that
+  // cycle instead of at its acknowledgement. Reset before every serve().
+  Cycle occupied_until_ = kLater;
 
   const Timebase& tb_;
   const SimMode mode_;
@@ -59,8 +65,17 @@ class Stage : public sc_core::sc_module {
                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
   void peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase);
   void accept(tlm::tlm_generic_payload& tr);
+  void free_place();
 
-  tlm_utils::peq_with_cb_and_phase<Stage> peq_;
+  void timed();  // the heap's method: responses and freed places that are due
+  struct Timed {
+    tlm::tlm_generic_payload* tr;
+    bool free_place;  // else: the BEGIN_RESP
+  };
+
+  tlm_utils::peq_with_cb_and_phase<Stage> peq_;  // arriving requests (BEGIN_REQ)
+  TimedHeap<Timed> heap_;
+  sc_core::sc_event heap_ev_;
   unsigned depth_;
   unsigned busy_ = 0;
   std::size_t peak_ = 0;
@@ -86,13 +101,14 @@ class Sender : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   void send_next();
+  void end_req_due();  // an END_REQ announced with a delay has come
 
   const Timebase& tb_;
   AckFn on_ack_;
   std::function<void()> on_ready_;
   std::deque<tlm::tlm_generic_payload*> queue_;
   bool waiting_end_req_ = false;
-  sc_core::sc_event send_ev_;
+  sc_core::sc_event send_ev_, end_req_ev_;
 };
 
 }  // namespace stu::sim

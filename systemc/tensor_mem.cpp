@@ -22,6 +22,7 @@ Cycle TensorMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   }
   ctx_.stats.add(Metric::TmemBytes, 4.0 * cells);
   const Cycle t1 = per_sm_[x.sm % per_sm_.size()].book(t, 4.0 * cells) + kLatency;
+  occupied_until_ = t1 - kLatency;
   ctx_.record(Event::TmemWrite, x.instr_id, x.warp, tr.get_address(), t1);
   return t1;
 }

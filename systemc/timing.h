@@ -38,9 +38,10 @@ class Timebase {
 
 // A resource that moves `per_cycle` units (bytes, lookups, wavefronts) per cycle. book(t, n)
 // gives the cycle in which the last of n units moves when they ask at cycle t: the units take
-// the earliest capacity left at or after t. Capacity is kept in bins of kBinCycles cycles, so
-// requests may arrive out of time order (loosely timed initiators run ahead of each other)
-// and still never get more than the resource's bandwidth over any bin. Bins older than
+// the capacity left in t's bin of kBinCycles cycles and the bins after it. Within a bin the
+// order is the order of booking, so requests may arrive out of time order (loosely timed
+// initiators run ahead of each other) and still never get more than the resource's
+// bandwidth over any bin, nor lose capacity. Bins older than
 // kWindowBins behind the latest are forgotten (a request that far in the past is served at
 // the window's start). Memory is fixed: kWindowBins counters.
 class Calendar {
@@ -49,32 +50,31 @@ class Calendar {
   static constexpr std::size_t kWindowBins = 4096;
 
   explicit Calendar(double per_cycle = 1.0)
-      : cap_(std::max(1.0, per_cycle * double(kBinCycles))), used_(kWindowBins, 0.0) {}
+      : per_cycle_(per_cycle > 0 ? per_cycle : 1.0),
+        cap_(per_cycle_ * double(kBinCycles)),
+        used_(kWindowBins, 0.0) {}
 
   Cycle book(Cycle t, double units) {
     std::uint64_t bin = t / kBinCycles;
     if (bin < base_) bin = base_;
     double left = units;
-    // The first bin starts at t: the capacity before t in it is not usable.
-    double offset = bin == t / kBinCycles ? double(t % kBinCycles) / double(kBinCycles) : 0.0;
+    busy_ += units;
     for (;;) {
       advance_to(bin);
       double& u = used_[bin % kWindowBins];
-      const double start = std::max(u, offset * cap_);
-      const double room = cap_ - start;
+      const double room = cap_ - u;
       if (room >= left) {
-        u = start + left;
-        busy_ += units;
-        // The cycle within the bin where the booking ends.
-        const Cycle within = Cycle((u / cap_) * double(kBinCycles));
-        return std::max(t, bin * kBinCycles + (within ? within - 1 : 0));
+        u += left;
+        // The bin is a bucket: its units move in arrival order of booking, so the booking
+        // ends when the bin has moved `u` units.
+        const Cycle end = bin * kBinCycles + Cycle(u / per_cycle_ + 0.999999) - 1;
+        return std::max(t, end);
       }
       if (room > 0) {
         left -= room;
         u = cap_;
       }
       ++bin;
-      offset = 0.0;
     }
   }
   double busy_units() const { return busy_; }
@@ -88,11 +88,59 @@ class Calendar {
     if (top_ + 1 > kWindowBins && top_ + 1 - kWindowBins > base_) base_ = top_ + 1 - kWindowBins;
   }
   static constexpr std::uint64_t kNone = ~std::uint64_t(0);
+  double per_cycle_;
   double cap_;
   std::vector<double> used_;
   std::uint64_t base_ = 0;
   std::uint64_t top_ = kNone;
   double busy_ = 0.0;
+};
+
+}  // namespace stu::sim
+
+namespace stu::sim {
+
+// Timed callbacks in a binary heap: what a module schedules for later (acknowledgements,
+// deliveries). tlm_utils::peq_with_cb_and_phase keeps its timed events in a sorted list
+// (linear insertion), which thousands of in-flight lines make quadratic; this keeps them in
+// O(log n) and wakes its owner's method through one sc_event at the earliest time.
+template <class Item>
+class TimedHeap {
+ public:
+  void push(std::uint64_t at_ps, const Item& item, sc_core::sc_event& wake) {
+    heap_.push_back(Entry{at_ps, seq_++, item});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+    if (heap_.front().seq == seq_ - 1) notify(wake);
+  }
+  // Calls fn(item) for every item due now, then re-arms `wake` for the next one.
+  template <class Fn>
+  void run_due(sc_core::sc_event& wake, Fn fn) {
+    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    while (!heap_.empty() && heap_.front().at <= now) {
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      const Item item = heap_.back().item;
+      heap_.pop_back();
+      fn(item);
+    }
+    if (!heap_.empty()) notify(wake);
+  }
+  bool empty() const { return heap_.empty(); }
+
+ private:
+  struct Entry {
+    std::uint64_t at, seq;
+    Item item;
+  };
+  static bool later(const Entry& a, const Entry& b) {
+    return a.at != b.at ? a.at > b.at : a.seq > b.seq;
+  }
+  void notify(sc_core::sc_event& wake) {
+    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    const std::uint64_t at = heap_.front().at;
+    wake.notify(at > now ? sc_core::sc_time::from_value(at - now) : sc_core::SC_ZERO_TIME);
+  }
+  std::vector<Entry> heap_;
+  std::uint64_t seq_ = 0;
 };
 
 }  // namespace stu::sim

@@ -9,6 +9,14 @@ Xbar::Xbar(const sc_core::sc_module_name& name, SimContext& ctx)
   in.register_b_transport(this, &Xbar::b_transport);
   in.register_nb_transport_fw(this, &Xbar::nb_transport_fw);
   out.register_nb_transport_bw(this, &Xbar::nb_transport_bw);
+  SC_HAS_PROCESS(Xbar);
+  SC_METHOD(timed);
+  sensitive << heap_ev_;
+  dont_initialize();
+}
+
+void Xbar::timed() {
+  heap_.run_due(heap_ev_, [this](tlm::tlm_generic_payload* tr) { deliver(*tr); });
 }
 
 Cycle Xbar::book(const tlm::tlm_generic_payload& tr, Cycle t) {
@@ -27,15 +35,25 @@ void Xbar::b_transport(int, tlm::tlm_generic_payload& tr, sc_core::sc_time& dela
 
 tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr,
                                          tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-  if (phase == tlm::BEGIN_REQ) {
-    const Cycle t = book(tr, ctx_.tb.at(delay));
-    delay = ctx_.tb.time(t) - sc_core::sc_time_stamp();
-  }
-  return out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->nb_transport_fw(tr, phase, delay);
+  if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: nothing to do
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const Cycle arrive = book(tr, ctx_.tb.at(delay));  // port moved it + the wire
+  heap_.push(ctx_.tb.time(arrive).value(), &tr, heap_ev_);
+  phase = tlm::END_REQ;  // taken when the port has moved it
+  const sc_core::sc_time taken = ctx_.tb.time(arrive - latency_);
+  delay = taken > now ? taken - now : sc_core::SC_ZERO_TIME;
+  return tlm::TLM_UPDATED;
+}
+
+void Xbar::deliver(tlm::tlm_generic_payload& tr) {
+  tlm::tlm_phase p = tlm::BEGIN_REQ;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->nb_transport_fw(tr, p, d);
 }
 
 tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr,
                                          tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;  // the crossbar took it already
   if (phase == tlm::BEGIN_RESP) delay += ctx_.tb.time(latency_);
   const StoreExtension* e = store_of(tr);
   return in[int(e->sm % ports_.size())]->nb_transport_bw(tr, phase, delay);

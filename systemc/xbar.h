@@ -1,13 +1,15 @@
-// Xbar: the crossbar from the SMs' L1s to the L2 slices. A pass-through interconnect: the
-// slice is l2_slice_of(address); a request books its SM's port (xbar.bytes_per_clk) and
-// takes xbar.latency each way. LT: b_transport forwarded with the delay added; AT: the
-// phases forwarded (BEGIN_REQ delayed by the port, BEGIN_RESP by the return latency).
+// Xbar: the crossbar from the SMs' L1s to the L2 slices: the slice is l2_slice_of(address);
+// a request books its SM's port (xbar.bytes_per_clk) and takes xbar.latency each way.
+// LT: b_transport forwarded with the delay added. AT: the crossbar takes a request (END_REQ)
+// when its SM's port has moved it, delivers it (BEGIN_REQ) to the slice xbar.latency later,
+// and returns the slice's BEGIN_RESP xbar.latency later; the slice's END_REQ stays inside.
 #pragma once
 
 #include <vector>
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 
 #include "sim_context.h"
 
@@ -28,7 +30,12 @@ class Xbar : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload& tr,
                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
 
+  void deliver(tlm::tlm_generic_payload& tr);
+
   SimContext& ctx_;
+  void timed();
+  TimedHeap<tlm::tlm_generic_payload*> heap_;  // requests on the wire to their slice
+  sc_core::sc_event heap_ev_;
   std::vector<Calendar> ports_;
   Cycle latency_;
 };
