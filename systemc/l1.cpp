@@ -56,7 +56,8 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   if (mode_ == SimMode::Lt) {
     Cycle sent = send(leaving_, t1, x);
     if (eager()) sent = std::max(sent, eager_lt(t1, wait_l2, x));
-    if (x.release_point || wait_l2) return std::max(done, sent);
+    // The L2's acknowledgement comes back through the L1 pipeline to the LSU.
+    if (x.release_point || wait_l2) return std::max(done, sent + ctx_.cfg.l1.hit_latency);
     // A store that found the buffer full waits until the oldest entry has left: how the
     // crossbar, the L2 and DRAM push back.
     return leaving_.empty() ? done : std::max(done, last_depart_ + ctx_.cfg.l1.hit_latency);
@@ -107,7 +108,8 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
     x.dest = golden::Dest{};
     x.l2 = e.l2;
     x.mergeable = e.mergeable;
-    x.instr_id = e.stores == 1 ? from.instr_id : 0;
+    x.instr_id = 0;  // an entry may hold several stores, and leaves after later ones
+    (void)from;
     x.warp = from.warp;
     d.tag = 0;
     if (!e.mergeable && mode_ == SimMode::At && !strong_.empty()) {
@@ -168,12 +170,13 @@ void L1::pump() {
 
 void L1::ack(tlm::tlm_generic_payload& tr, Cycle c) {
   LinePayload& d = LinePayload::of(tr);
-  if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), std::max(c, tb_.now()));
+  const Cycle back = std::max(c, tb_.now()) + ctx_.cfg.l1.hit_latency;  // through the L1 again
+  if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), back);
   ctx_.pool.release(d);
   --in_flight_;
   pump_ev_.notify(sc_core::SC_ZERO_TIME);
   if (in_flight_ + out_.size() == 0) {
-    for (tlm::tlm_generic_payload* r : releases_) respond(*r, std::max(c, tb_.now()));
+    for (tlm::tlm_generic_payload* r : releases_) respond(*r, back);
     releases_.clear();
   }
   while (!stalled_.empty() && out_.size() <= ctx_.cfg.l1.write_buffer_entries) {

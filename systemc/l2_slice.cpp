@@ -23,24 +23,38 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx,
       ctx_(ctx),
       core_(std::move(core)),
       port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices)),
-      latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency) {}
+      latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency) {
+  const std::uint64_t sets = hierarchy_of(ctx.cfg).l2.sets();
+  while ((std::uint64_t(1) << set_bits_) < sets) ++set_bits_;
+}
+
+std::uint64_t L2Slice::local(std::uint64_t addr) const {
+  if (ctx_.cfg.l2.slices <= 1 || set_bits_ == 0) return addr;
+  const std::uint64_t above = addr >> (7 + set_bits_);
+  std::uint64_t h = above * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  return addr ^ ((h & ((std::uint64_t(1) << set_bits_) - 1)) << 7);
+}
 
 Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   LinePayload& p = LinePayload::of(tr);
-  const golden::WbEntry e = entry_of(p);
+  golden::WbEntry e = entry_of(p);
+  const std::uint64_t line = e.line;
+  e.line = local(line);
   const unsigned sectors = unsigned(__builtin_popcount(e.bytes.sectors()));
   const Cycle t1 = port_.book(t, double(sectors) * golden::kSectorBytes);
   occupied_until_ = t1;
-  const L2Result r = core_->write(e);
+  L2Result r = core_->write(e);
   Stats& s = ctx_.stats;
   s.add(Metric::L2Requests);
   s.add(Metric::L2Sectors, sectors);
   s.add(r.hit ? Metric::L2SectorHits : Metric::L2SectorMisses, sectors);
-  ctx_.record(Event::L2Write, p.ext->instr_id, p.ext->warp, e.line, t1);
+  ctx_.record(Event::L2Write, p.ext->instr_id, p.ext->warp, line, t1);
   Cycle done = t1 + latency_;
   const Cycle beyond = ctx_.cfg.dram.latency - ctx_.cfg.l2.hit_latency;
   if (r.evicted) {
     s.add(Metric::L2Evictions);
+    r.victim.line = global(r.victim.line);
     const Cycle d = to_dram_line(r.victim, r.victim.dirty, t1, nullptr, golden::DramCause::Eviction);
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond + latency_);
@@ -53,7 +67,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   }
   if (e.l2.mode == golden::WriteMode::Through) {
     golden::CacheLineOut l;
-    l.line = e.line;
+    l.line = line;
     l.data = e.data;
     const Cycle d = to_dram_line(l, e.bytes, t1, &tr, golden::DramCause::WriteThrough);
     if (mode_ == SimMode::At) return kLater;  // acknowledged with DRAM's acknowledgement
@@ -94,6 +108,7 @@ Cycle L2Slice::flush(Cycle t) {
   flushed_.clear();
   core_->flush(flushed_);
   Cycle last = t;
+  for (golden::CacheLineOut& l : flushed_) l.line = global(l.line);
   for (const golden::CacheLineOut& l : flushed_) last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush));
   return last;
 }

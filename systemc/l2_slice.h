@@ -26,6 +26,12 @@ class L2Slice : public Stage {
   // cycle the last one is acknowledged (LT) or the current cycle (AT).
   Cycle flush(Cycle t);
   const L2Core& core() const { return *core_; }
+  // The slice's own address of a line: with several slices, the set bits are XORed with a
+  // hash of the bits above them (a bijection), because the lines of one slice share their low
+  // line-number bits (the slice hash chose them) and would otherwise crowd a few sets.
+  // The identity with one slice, so a `.sts` test's cache reads as the golden hierarchy's.
+  std::uint64_t local(std::uint64_t addr) const;
+  std::uint64_t global(std::uint64_t local_addr) const { return local(local_addr); }
   std::size_t dram_outstanding() const { return dram_outstanding_; }
 
  private:
@@ -38,6 +44,7 @@ class L2Slice : public Stage {
   std::unique_ptr<L2Core> core_;
   Calendar port_;
   Cycle latency_;
+  unsigned set_bits_ = 0;
   std::size_t dram_outstanding_ = 0;
   std::vector<golden::CacheLineOut> flushed_;
   static constexpr std::size_t kDramQueue = 16;        // AT: DRAM writes waiting to leave

@@ -18,7 +18,8 @@ namespace stu::sim {
 enum class Event : std::uint8_t {
   Issue,        // the LSU sends the instruction's first transaction
   L1Write,      // the L1 (or the local-memory path) takes a line
-  WbOut,        // a write-buffer entry leaves toward the L2
+  WbOut,        // a write-buffer entry leaves toward the L2 (entries carry no instruction id:
+                // one may hold several stores, and leaves after later ones)
   L2Write,      // an L2 slice writes a line (what arrived from the write buffer)
   DramWrite,    // the DRAM model writes a line
   SharedWrite,  // shared memory (own CTA or DSMEM) writes a line

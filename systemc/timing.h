@@ -68,7 +68,9 @@ class Calendar {
         // The bin is a bucket: its units move in arrival order of booking, so the booking
         // ends when the bin has moved `u` units.
         const Cycle end = bin * kBinCycles + Cycle(u / per_cycle_ + 0.999999) - 1;
-        return std::max(t, end);
+        // ... and never before the request's own units could have moved from t.
+        const Cycle own = t + Cycle(units / per_cycle_ + 0.999999) - 1;
+        return std::max({t, end, own});
       }
       if (room > 0) {
         left -= room;

@@ -287,7 +287,8 @@ std::string TlmModel::take_error() {
 
 golden::CacheLookup TlmModel::cache_line(sts::CacheLevel level, std::uint64_t addr) const {
   if (level == sts::CacheLevel::L1) return top_->l1[0]->core().lookup(addr);
-  return top_->l2[l2_slice_of(cfg_.l2, addr)]->core().lookup(addr);
+  const L2Slice& s = *top_->l2[l2_slice_of(cfg_.l2, addr)];
+  return s.core().lookup(s.local(addr));
 }
 
 std::size_t TlmModel::write_buffer_entries() const { return top_->l1[0]->core().wb_entries(); }

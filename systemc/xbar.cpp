@@ -5,6 +5,8 @@ namespace stu::sim {
 Xbar::Xbar(const sc_core::sc_module_name& name, SimContext& ctx)
     : sc_module(name), in("in"), out("out"), ctx_(ctx),
       ports_(ctx.cfg.gpu.sms, Calendar(double(ctx.cfg.xbar.bytes_per_clk))),
+      used_(ctx.cfg.l2.slices, 0),
+      waiting_(ctx.cfg.l2.slices),
       latency_(ctx.cfg.xbar.latency) {
   in.register_b_transport(this, &Xbar::b_transport);
   in.register_nb_transport_fw(this, &Xbar::nb_transport_fw);
@@ -36,6 +38,12 @@ void Xbar::b_transport(int, tlm::tlm_generic_payload& tr, sc_core::sc_time& dela
 tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr,
                                          tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: nothing to do
+  const std::uint32_t slice = l2_slice_of(ctx_.cfg.l2, tr.get_address());
+  if (used_[slice] >= kCredits) {  // no place: END_REQ when one frees
+    waiting_[slice].push_back(&tr);
+    return tlm::TLM_ACCEPTED;
+  }
+  ++used_[slice];
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const Cycle arrive = book(tr, ctx_.tb.at(delay));  // port moved it + the wire
   heap_.push(ctx_.tb.time(arrive).value(), &tr, heap_ev_);
@@ -43,6 +51,22 @@ tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr,
   const sc_core::sc_time taken = ctx_.tb.time(arrive - latency_);
   delay = taken > now ? taken - now : sc_core::SC_ZERO_TIME;
   return tlm::TLM_UPDATED;
+}
+
+void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
+  const std::uint32_t slice = l2_slice_of(ctx_.cfg.l2, tr.get_address());
+  --used_[slice];
+  if (waiting_[slice].empty()) return;
+  tlm::tlm_generic_payload& next = *waiting_[slice].front();
+  waiting_[slice].pop_front();
+  ++used_[slice];
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const Cycle arrive = book(next, ctx_.tb.now());
+  heap_.push(ctx_.tb.time(arrive).value(), &next, heap_ev_);
+  tlm::tlm_phase p = tlm::END_REQ;
+  const sc_core::sc_time at = ctx_.tb.time(arrive - latency_);
+  sc_core::sc_time d = at > now ? at - now : sc_core::SC_ZERO_TIME;
+  in[int(store_of(next)->sm % ports_.size())]->nb_transport_bw(next, p, d);
 }
 
 void Xbar::deliver(tlm::tlm_generic_payload& tr) {
@@ -53,7 +77,10 @@ void Xbar::deliver(tlm::tlm_generic_payload& tr) {
 
 tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr,
                                          tlm::tlm_phase& phase, sc_core::sc_time& delay) {
-  if (phase == tlm::END_REQ) return tlm::TLM_ACCEPTED;  // the crossbar took it already
+  if (phase == tlm::END_REQ) {  // the slice took it: its place in the crossbar frees
+    take(tr, delay);
+    return tlm::TLM_ACCEPTED;
+  }
   if (phase == tlm::BEGIN_RESP) delay += ctx_.tb.time(latency_);
   const StoreExtension* e = store_of(tr);
   return in[int(e->sm % ports_.size())]->nb_transport_bw(tr, phase, delay);

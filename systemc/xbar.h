@@ -3,8 +3,12 @@
 // LT: b_transport forwarded with the delay added. AT: the crossbar takes a request (END_REQ)
 // when its SM's port has moved it, delivers it (BEGIN_REQ) to the slice xbar.latency later,
 // and returns the slice's BEGIN_RESP xbar.latency later; the slice's END_REQ stays inside.
+// Each slice has kCredits places in the crossbar (on the wire or not yet taken by the
+// slice): a request for a slice without a free place waits, without END_REQ, so a busy L2
+// slice pushes back to the L1s.
 #pragma once
 
+#include <deque>
 #include <vector>
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
@@ -31,12 +35,16 @@ class Xbar : public sc_core::sc_module {
                                      tlm::tlm_phase& phase, sc_core::sc_time& delay);
 
   void deliver(tlm::tlm_generic_payload& tr);
+  void take(tlm::tlm_generic_payload& tr, const sc_core::sc_time& delay);  // AT: a place is free
 
   SimContext& ctx_;
   void timed();
   TimedHeap<tlm::tlm_generic_payload*> heap_;  // requests on the wire to their slice
   sc_core::sc_event heap_ev_;
   std::vector<Calendar> ports_;
+  static constexpr unsigned kCredits = 32;
+  std::vector<unsigned> used_;                                   // per slice
+  std::vector<std::deque<tlm::tlm_generic_payload*>> waiting_;  // per slice
   Cycle latency_;
 };
 

@@ -103,10 +103,10 @@ TEST_P(Ordering, StrongStoreLatencyIsAtLeastTheL2RoundTrip) {
   EXPECT_GE(ack2 - issue2, c.l2.hit_latency) << dump(o.log);
 }
 
-// The event log's WbOut names the storing instruction when the entry holds a single store
-// (sim_context.h). Two weak full-line stores of warp 0 to two lines: neither merges, so each
-// line's entry holds exactly one store, and its WbOut (and L2Write) carry that store's id.
-TEST_P(Ordering, WbOutNamesTheStoreOfASingleStoreEntry) {
+// Write-buffer entries carry no instruction id (sim_context.h: an entry may hold several
+// stores and leaves after later ones): two weak full-line stores of warp 0 to two lines leave
+// the buffer once each, unnamed, and each reaches the L2 once.
+TEST_P(Ordering, EachWriteBufferEntryLeavesOnceUnnamed) {
   const SimConfig c = cfg();
   Script s;
   const std::uint64_t a = kBase + 0x7000, b = kBase + 0x7080;
@@ -117,17 +117,10 @@ TEST_P(Ordering, WbOutNamesTheStoreOfASingleStoreEntry) {
   const auto wa = events(o.log, Event::WbOut, 0, a), wb = events(o.log, Event::WbOut, 0, b);
   ASSERT_EQ(wa.size(), 1u) << dump(o.log);
   ASSERT_EQ(wb.size(), 1u) << dump(o.log);
-  // MODEL BUG (found by this test) when it skips: an entry that leaves through the eager pump
-  // (AT: L1::pump with an empty extension), the eager LT path (eager_lt labels the popped,
-  // possibly older, entry with the *current* store's id) or the final drain (empty extension)
-  // is not labelled with the store that made it. Observed (h100, eager): LT line a 1, line b 0
-  // (b leaves at the final drain); AT both 0 (both leave through the pump).
-  if (wa[0].instr != s.id_of(0) || wb[0].instr != s.id_of(1))
-    GTEST_SKIP() << "model bug: WbOut of line a has instr " << wa[0].instr << " (want "
-                 << s.id_of(0) << "), of line b instr " << wb[0].instr << " (want " << s.id_of(1)
-                 << ")";
-  EXPECT_EQ(wa[0].instr, s.id_of(0));
-  EXPECT_EQ(wb[0].instr, s.id_of(1));
+  EXPECT_EQ(wa[0].instr, 0u);
+  EXPECT_EQ(wb[0].instr, 0u);
+  EXPECT_EQ(events(o.log, Event::L2Write, 0, a).size(), 1u) << dump(o.log);
+  EXPECT_EQ(events(o.log, Event::L2Write, 0, b).size(), 1u) << dump(o.log);
 }
 
 // --- weak stores merge ------------------------------------------------------------------
