@@ -71,3 +71,19 @@ if ((${#on_rtl[@]} > 0)) && build/stu help run | grep -q -- '--on'; then
   build/stu run --on rtl -q "${on_rtl[@]}"
   echo "all ${#on_rtl[@]} passed on the RTL store unit"
 fi
+
+# The SystemC/TLM-2.0 performance model (docs/tlm.md): a bundled trace (an Accel-Sim
+# kernelslist.g with a text and an xz kernel) and two built-in workloads, each ending with the
+# golden-image check.
+if build/stu help sim >/dev/null 2>&1; then
+  echo
+  echo "== stu sim --config h100 --workload tests/data/traces/app/kernelslist.g   (an Accel-Sim trace)"
+  build/stu sim --config h100 --workload tests/data/traces/app/kernelslist.g
+  echo
+  echo "== stu sim --config h100 --workload stream --param width=16 --param warps=50000 --stats build/demo_sim.json"
+  build/stu sim --config h100 --workload stream --param width=16 --param warps=50000 \
+    --stats build/demo_sim.json
+  echo
+  echo "== stu sim --config h100 --workload dsmem_ring --mode at   (st.async ring across a cluster, mbarrier waits)"
+  build/stu sim --config h100 --workload dsmem_ring --mode at
+fi

@@ -35,6 +35,7 @@ struct SimArgs {
   std::vector<std::string> params;
   std::string sweep;
   bool dump_config = false;
+  bool list = false;
   bool quiet = false;
 };
 
@@ -217,6 +218,11 @@ int run_sim(const SimArgs& a) {
     std::cout << sim::to_json(cfg);
     return kOk;
   }
+  if (a.list) {
+    for (const sim::GeneratorInfo& g : sim::generators())
+      std::cout << g.name << "\t" << g.description << "\n";
+    return kOk;
+  }
   sim::CoreFactory cores;
   if (!a.rtl.empty()) {
 #if STU_HAVE_RTL_CORES
@@ -392,6 +398,7 @@ Command add_sim(CLI::App& app) {
       ->type_name("KEY=V1,V2,...");
   sub->add_flag("--dump-config", args->dump_config,
                 "print the effective configuration as JSON and exit");
+  sub->add_flag("--list-workloads", args->list, "list the built-in generators and exit");
   sub->add_flag("-q,--quiet", args->quiet, "no summary, no progress bar");
   return {sub, [args] { return run_sim(*args); }};
 }
