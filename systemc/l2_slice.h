@@ -26,6 +26,7 @@ class L2Slice : public Stage {
   // cycle the last one is acknowledged (LT) or the current cycle (AT).
   Cycle flush(Cycle t);
   const L2Core& core() const { return *core_; }
+  L2Core& core() { return *core_; }
   std::size_t dram_outstanding() const { return dram_outstanding_; }
 
  private:
