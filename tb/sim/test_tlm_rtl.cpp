@@ -140,6 +140,16 @@ std::vector<Case> cases() {
 
 INSTANTIATE_TEST_SUITE_P(Blocks, TlmRtl, testing::ValuesIn(cases()), case_name);
 
+// The whole h100 preset (every SM's L1 and every L2 slice an RTL core), both styles.
+TEST(RtlCores, LongFullH100) {
+  for (sim::SimMode m : kModes) {
+    sim::SimConfig cfg = *sim::preset("h100");
+    cfg.sim.mode = m;
+    const sim::RunReport r = run_generator("stream", cfg, factory(sim_rtl_blocks()), 20000);
+    EXPECT_TRUE(r.ok) << sim::mismatch_text(r);
+  }
+}
+
 // --- the factory -----------------------------------------------------------------------------
 
 // Known issue of the TLM model itself (no RTL core involved): in the AT style, `scatter` at
