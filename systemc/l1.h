@@ -37,6 +37,7 @@ class L1 : public Stage {
   Cycle drain(Cycle t);
   bool idle() const { return out_.empty() && in_flight_ == 0; }
   const L1Core& core() const { return *core_; }
+  L1Core& core() { return *core_; }
 
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;

@@ -32,6 +32,7 @@ class L2Slice : public Stage {
   // The identity with one slice, so a `.sts` test's cache reads as the golden hierarchy's.
   std::uint64_t local(std::uint64_t addr) const;
   std::uint64_t global(std::uint64_t local_addr) const { return local(local_addr); }
+  L2Core& core() { return *core_; }
   std::size_t dram_outstanding() const { return dram_outstanding_; }
 
  private:

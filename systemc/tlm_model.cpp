@@ -241,6 +241,7 @@ RunReport TlmModel::finish(const golden::MachineState& golden, bool dram_all) {
     for (auto& s : top_->l2) s->flush(tb_->now());
     run_pending();
   }
+  collect_core_errors();
   RunReport r;
   r.errors = errors_;
   for (const std::string& e : top_->lsu.errors()) r.errors.push_back(e);
@@ -274,7 +275,22 @@ void TlmModel::execute_sass(const isa::SassSt& st, const golden::WarpContext& ct
   submit(out, ctx, false);
 }
 
+void TlmModel::collect_core_errors() {
+  for (std::size_t i = 0; i < top_->l1.size(); ++i) {
+    const std::string e = top_->l1[i]->core().take_error();
+    if (!e.empty())
+      errors_.push_back("l1 " + std::to_string(i) + " (" + top_->l1[i]->core().name() + "): " + e);
+  }
+  for (std::size_t i = 0; i < top_->l2.size(); ++i) {
+    const std::string e = top_->l2[i]->core().take_error();
+    if (!e.empty())
+      errors_.push_back("l2 slice " + std::to_string(i) + " (" + top_->l2[i]->core().name() +
+                        "): " + e);
+  }
+}
+
 std::string TlmModel::take_error() {
+  collect_core_errors();
   std::vector<std::string>* lists[] = {&errors_, &top_->lsu.errors(), &top_->mbu.errors(),
                                        &top_->shared.errors()};
   std::string s;

@@ -106,6 +106,8 @@ class TlmModel final : public sts::StoreModel {
                   const golden::WarpContext& ctx, const golden::WarpOperands* ops,
                   const golden::SassRegisterFile* regs, golden::StoreResult& out);
   void run_pending();  // sc_start while anything is scheduled
+  // The cache cores' failures (an RTL core's assertion or hang) into errors_.
+  void collect_core_errors();
 
   SimConfig cfg_;
   sc_core::sc_simcontext* sim_ = nullptr;

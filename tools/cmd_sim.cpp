@@ -19,7 +19,7 @@
 #include "tlm_model.h"
 #include "workload.h"
 #if STU_HAVE_RTL_CORES
-#include "sim/rtl_cores.h"
+#include "rtl_cores.h"
 #endif
 
 namespace stu::cli {
