@@ -40,6 +40,7 @@ class GoldenL1 final : public L1Core {
   }
   void drain(std::vector<golden::WbEntry>& out) override { wb_.drain(out); }
   bool pop_oldest(std::vector<golden::WbEntry>& out) override { return wb_.pop_oldest(out); }
+  bool can_pop() const override { return true; }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l1_.lookup(addr); }
   unsigned wb_entries() const override { return wb_.size(); }
 

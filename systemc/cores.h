@@ -41,6 +41,8 @@ class L1Core {
     (void)out;
     return false;
   }
+  // Whether pop_oldest() works (the eager policy needs it).
+  virtual bool can_pop() const { return false; }
   virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
   virtual unsigned wb_entries() const = 0;
   // A failure of the RTL (an assertion, a hang); empty when none.

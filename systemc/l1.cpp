@@ -18,7 +18,10 @@ L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
   dont_initialize();
 }
 
-bool L1::eager() const { return ctx_.cfg.l1.write_buffer_policy == WbPolicy::Eager; }
+// The eager policy needs a core that can let one entry go (the RTL block drains only whole).
+bool L1::eager() const {
+  return ctx_.cfg.l1.write_buffer_policy == WbPolicy::Eager && core_->can_pop();
+}
 
 bool L1::scoped(const StoreExtension& x) {
   return x.order.strong && x.order.scope && *x.order.scope != isa::Scope::Cta;
