@@ -25,8 +25,8 @@ class AddrResolver : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& tr, sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload& tr,
-                                     tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
   SimContext& ctx_;
 };
 

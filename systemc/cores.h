@@ -51,7 +51,7 @@ class L1Core {
 
 struct L2Result {
   bool hit = false;
-  bool evicted = false;        // a dirty victim: `victim`
+  bool evicted = false;  // a dirty victim: `victim`
   golden::CacheLineOut victim;
 };
 

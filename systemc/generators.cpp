@@ -262,8 +262,7 @@ class Scatter : public Generator {
  private:
   void make(std::uint64_t i, WarpOp& op) override {
     store_op(op, ins_, i, elems_, sm_of(i), 0, warp_in_cta(i));
-    for (unsigned l = 0; l < 32; ++l)
-      op.ops.addr[l] = kGlobalBase + slot(i * 32 + l) * align_;
+    for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = kGlobalBase + slot(i * 32 + l) * align_;
   }
   // A seeded permutation of the slots (the largest power of two of them): every lane of the
   // stream gets its own slot until the stream has used them all, so no two warps race for a

@@ -76,8 +76,9 @@ std::optional<ImageDiff> compare_images(const golden::MachineState& g,
         d.space = "tmem";
         d.addr = i;
         d.width = 4;
-        d.where = "tmem cta " + std::to_string(c) + " lane " + std::to_string(i / golden::kTmemColumns) +
-                  " column " + std::to_string(i % golden::kTmemColumns);
+        d.where = "tmem cta " + std::to_string(c) + " lane " +
+                  std::to_string(i / golden::kTmemColumns) + " column " +
+                  std::to_string(i % golden::kTmemColumns);
         d.want = x;
         d.got = y;
         return d;

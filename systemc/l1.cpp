@@ -7,9 +7,12 @@ namespace stu::sim {
 L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
        std::unique_ptr<L1Core> core)
     : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
-      to_xbar("to_xbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); },
-              [this] { pump_ev_.notify(sc_core::SC_ZERO_TIME); }),
-      ctx_(ctx), sm_(sm), core_(std::move(core)),
+      to_xbar(
+          "to_xbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); },
+          [this] { pump_ev_.notify(sc_core::SC_ZERO_TIME); }),
+      ctx_(ctx),
+      sm_(sm),
+      core_(std::move(core)),
       tags_(double(ctx.cfg.l1.tag_lookups_per_clk)),
       data_(double(ctx.cfg.l1.bytes_per_clk)) {
   SC_HAS_PROCESS(L1);
@@ -39,7 +42,8 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   if (x.dest.space != golden::MemSpace::Global) {  // local, .param::func: stay in the SM
     ctx_.stats.add(Metric::L1LocalSectors, sectors);
     for (unsigned i = 0; i < golden::kLineBytes; ++i)
-      if (p.be[i] == TLM_BYTE_ENABLED) ctx_.image.write(x.dest, tr.get_address() + i, &p.data[i], 1);
+      if (p.be[i] == TLM_BYTE_ENABLED)
+        ctx_.image.write(x.dest, tr.get_address() + i, &p.data[i], 1);
     return done;
   }
   ctx_.image.global().write_line(tr.get_address(), m, p.data.data());
@@ -89,8 +93,7 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
 Cycle L1::eager_lt(Cycle t, bool all, const StoreExtension& from) {
   Cycle last = t;
   const auto free_by = [&](Cycle c) {
-    return port_free_ <= c &&
-           (taken_.size() < kCredits || taken_.front() <= c);
+    return port_free_ <= c && (taken_.size() < kCredits || taken_.front() <= c);
   };
   while (core_->wb_entries() && (all || free_by(t))) {
     leaving_.clear();

@@ -54,16 +54,16 @@ class L1 : public Stage {
   unsigned sm_;
   std::unique_ptr<L1Core> core_;
   Calendar tags_, data_;
-  Cycle last_out_ack_ = 0;                          // LT: the latest L2 acknowledgement
-  Cycle port_free_ = 0;                             // LT: the port to the crossbar
-  Cycle last_depart_ = 0;                           // LT: when the last entry left
+  Cycle last_out_ack_ = 0;  // LT: the latest L2 acknowledgement
+  Cycle port_free_ = 0;     // LT: the port to the crossbar
+  Cycle last_depart_ = 0;   // LT: when the last entry left
   // LT: when each of the last kCredits entries sent was taken by its slice: an entry leaves
   // only when the one kCredits places before it has been taken (the crossbar's credits per
   // SM port, an assumption: as many as the L2 slice queues hold per SM at the presets).
   static constexpr std::size_t kCredits = 64;
   std::deque<Cycle> taken_;
-  std::deque<tlm::tlm_generic_payload*> strong_;    // AT: per non-mergeable entry, its store
-                                                    // when it waits for the L2 (else null)
+  std::deque<tlm::tlm_generic_payload*> strong_;  // AT: per non-mergeable entry, its store
+                                                  // when it waits for the L2 (else null)
   std::vector<golden::WbEntry> leaving_;
   std::deque<LinePayload*> out_;                    // AT: entries waiting to leave
   unsigned in_flight_ = 0;                          // AT: entries sent, not yet acknowledged

@@ -16,10 +16,10 @@ golden::WbEntry entry_of(const LinePayload& p) {
 }
 }  // namespace
 
-L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx,
-                 std::unique_ptr<L2Core> core)
+L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core)
     : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
-      to_dram("to_dram", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { dram_ack(tr, c); }),
+      to_dram("to_dram", ctx.tb,
+              [this](tlm::tlm_generic_payload& tr, Cycle c) { dram_ack(tr, c); }),
       ctx_(ctx),
       core_(std::move(core)),
       port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices)),
@@ -55,7 +55,8 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   if (r.evicted) {
     s.add(Metric::L2Evictions);
     r.victim.line = global(r.victim.line);
-    const Cycle d = to_dram_line(r.victim, r.victim.dirty, t1, nullptr, golden::DramCause::Eviction);
+    const Cycle d =
+        to_dram_line(r.victim, r.victim.dirty, t1, nullptr, golden::DramCause::Eviction);
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond + latency_);
   }
@@ -109,7 +110,8 @@ Cycle L2Slice::flush(Cycle t) {
   core_->flush(flushed_);
   Cycle last = t;
   for (golden::CacheLineOut& l : flushed_) l.line = global(l.line);
-  for (const golden::CacheLineOut& l : flushed_) last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush));
+  for (const golden::CacheLineOut& l : flushed_)
+    last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush));
   return last;
 }
 

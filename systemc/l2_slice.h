@@ -48,8 +48,8 @@ class L2Slice : public Stage {
   unsigned set_bits_ = 0;
   std::size_t dram_outstanding_ = 0;
   std::vector<golden::CacheLineOut> flushed_;
-  static constexpr std::size_t kDramQueue = 16;        // AT: DRAM writes waiting to leave
-  std::deque<tlm::tlm_generic_payload*> stalled_;      // AT: stores waiting for that room
+  static constexpr std::size_t kDramQueue = 16;    // AT: DRAM writes waiting to leave
+  std::deque<tlm::tlm_generic_payload*> stalled_;  // AT: stores waiting for that room
 };
 
 }  // namespace stu::sim

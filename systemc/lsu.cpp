@@ -25,7 +25,10 @@ StoreClass store_class_of(const golden::StoreResult& r, bool tcgen05, std::uint3
 Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu, Feed feed)
     : sc_module(name),
       out("out", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack_at(tr, c); }),
-      ctx_(ctx), mbu_(mbu), feed_(std::move(feed)), sms_(ctx.cfg.gpu.sms),
+      ctx_(ctx),
+      mbu_(mbu),
+      feed_(std::move(feed)),
+      sms_(ctx.cfg.gpu.sms),
       warps_(std::size_t(ctx.cfg.gpu.sms) * 16 * 32) {
   for (SmState& s : sms_) s.issue = Calendar(double(ctx.cfg.lsu.issue_width));
   tlm_utils::tlm_quantumkeeper::set_global_quantum(ctx.tb.time(ctx.cfg.sim.quantum_cycles));
@@ -37,8 +40,8 @@ Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu
 Cycle Lsu::last_cycle() const { return max_cursor_; }
 
 Lsu::WarpState& Lsu::warp(const PlannedOp& op) {
-  const std::size_t i = ((std::size_t(op.sm % sms_.size()) * 16) + (op.ctx.cta % 16)) * 32 +
-                        (op.ctx.warp % 32);
+  const std::size_t i =
+      ((std::size_t(op.sm % sms_.size()) * 16) + (op.ctx.cta % 16)) * 32 + (op.ctx.warp % 32);
   return warps_[i];
 }
 

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
+#include <tlm_utils/tlm_quantumkeeper.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "mbarrier_unit.h"
 #include "sim_context.h"
@@ -52,7 +52,10 @@ class Lsu : public sc_core::sc_module {
   Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu, Feed feed);
   // More ops are available (sts mode), or the feed is done.
   void more_ops() { more_.notify(sc_core::SC_ZERO_TIME); }
-  void finish() { finished_ = true; more_.notify(sc_core::SC_ZERO_TIME); }
+  void finish() {
+    finished_ = true;
+    more_.notify(sc_core::SC_ZERO_TIME);
+  }
   bool idle() const { return waiting_for_feed_ && outstanding_total_ == 0; }
   // The cycle the last acknowledgement came (LT: the latest cursor).
   Cycle last_cycle() const;
@@ -62,7 +65,7 @@ class Lsu : public sc_core::sc_module {
 
  private:
   struct WarpState {
-    Cycle last_ack = 0, last_strong_ack = 0, tmem_ack = 0;                // LT
+    Cycle last_ack = 0, last_strong_ack = 0, tmem_ack = 0;                   // LT
     unsigned outstanding = 0, strong_outstanding = 0, tmem_outstanding = 0;  // AT
   };
   struct SmState {

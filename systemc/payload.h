@@ -4,8 +4,8 @@
 #pragma once
 
 #include <array>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -23,10 +23,10 @@ struct LinePayload {
   std::array<std::uint8_t, golden::kLineBytes> data{};
   std::array<std::uint8_t, golden::kLineBytes> be{};
   golden::LineByteMask bytes;  // the byte enables as a mask (kept equal to `be` by set_line)
-  std::uint64_t tag = 0;   // the owner's bookkeeping (the LSU: its instruction slot)
-  std::uint32_t port = 0;  // AT: the target socket index it arrived on (one Stage at a time)
-  bool pooled = false;     // in the pool's free list
-  bool holds_place = false;  // AT: counted in its Stage's places until its acknowledgement
+  std::uint64_t tag = 0;       // the owner's bookkeeping (the LSU: its instruction slot)
+  std::uint32_t port = 0;      // AT: the target socket index it arrived on (one Stage at a time)
+  bool pooled = false;         // in the pool's free list
+  bool holds_place = false;    // AT: counted in its Stage's places until its acknowledgement
 
   LinePayload() {
     ext = new StoreExtension;

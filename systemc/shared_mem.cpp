@@ -4,8 +4,10 @@ namespace stu::sim {
 
 SharedMem::SharedMem(const sc_core::sc_module_name& name, SimContext& ctx)
     : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
-      to_mbar("to_mbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { mbar_ack(tr, c); }),
-      ctx_(ctx), banks_(ctx.image.config().cluster_ctas),
+      to_mbar("to_mbar", ctx.tb,
+              [this](tlm::tlm_generic_payload& tr, Cycle c) { mbar_ack(tr, c); }),
+      ctx_(ctx),
+      banks_(ctx.image.config().cluster_ctas),
       dsmem_(double(ctx.cfg.dsmem.bytes_per_clk)) {
   SC_HAS_PROCESS(SharedMem);
   SC_METHOD(release_due);
@@ -67,7 +69,7 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     if (b.wavefronts > 0 && extra > 0) ctx_.stats.add(Metric::SharedConflicts, extra);
     b.wavefronts += extra;
     ctx_.stats.add(Metric::SharedWavefronts, extra);
-    t1 = b.pipe.book(t, double(extra ? extra : 0.0)) ;
+    t1 = b.pipe.book(t, double(extra ? extra : 0.0));
   }
   occupied_until_ = t1;
   t1 += ctx_.cfg.shared.latency;
@@ -83,9 +85,8 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   return t1;
 }
 
-Cycle SharedMem::to_barrier(const StoreExtension& x, std::uint32_t bytes,
-                            StoreExtension::MbarOp op, Cycle t,
-                            tlm::tlm_generic_payload* waiting) {
+Cycle SharedMem::to_barrier(const StoreExtension& x, std::uint32_t bytes, StoreExtension::MbarOp op,
+                            Cycle t, tlm::tlm_generic_payload* waiting) {
   LinePayload& d = ctx_.pool.acquire();
   d.gp.set_address(x.mbar_offset);
   d.gp.set_data_length(0);

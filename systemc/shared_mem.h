@@ -34,8 +34,8 @@ class SharedMem : public Stage {
     Calendar pipe{1.0};
   };
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
-  Cycle to_barrier(const StoreExtension& x, std::uint32_t bytes, StoreExtension::MbarOp op,
-                   Cycle t, tlm::tlm_generic_payload* waiting);
+  Cycle to_barrier(const StoreExtension& x, std::uint32_t bytes, StoreExtension::MbarOp op, Cycle t,
+                   tlm::tlm_generic_payload* waiting);
   void mbar_ack(tlm::tlm_generic_payload& tr, Cycle c);
   void release_due();  // AT: complete-tx requests whose data write time has come
 

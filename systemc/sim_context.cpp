@@ -4,16 +4,26 @@ namespace stu::sim {
 
 const char* event_name(Event e) {
   switch (e) {
-    case Event::Issue: return "issue";
-    case Event::L1Write: return "l1_write";
-    case Event::WbOut: return "wb_out";
-    case Event::L2Write: return "l2_write";
-    case Event::DramWrite: return "dram_write";
-    case Event::SharedWrite: return "shared_write";
-    case Event::TmemWrite: return "tmem_write";
-    case Event::MbarUpdate: return "mbar_update";
-    case Event::MbarPhase: return "mbar_phase";
-    case Event::Ack: return "ack";
+    case Event::Issue:
+      return "issue";
+    case Event::L1Write:
+      return "l1_write";
+    case Event::WbOut:
+      return "wb_out";
+    case Event::L2Write:
+      return "l2_write";
+    case Event::DramWrite:
+      return "dram_write";
+    case Event::SharedWrite:
+      return "shared_write";
+    case Event::TmemWrite:
+      return "tmem_write";
+    case Event::MbarUpdate:
+      return "mbar_update";
+    case Event::MbarPhase:
+      return "mbar_phase";
+    case Event::Ack:
+      return "ack";
   }
   return "?";
 }

@@ -34,7 +34,7 @@ struct LogEntry {
   Event event;
   std::uint64_t instr = 0;  // the LSU's instruction id (0 when not known at that point)
   std::uint32_t warp = 0;
-  std::uint64_t addr = 0;   // line address, barrier offset or TMEM address
+  std::uint64_t addr = 0;  // line address, barrier offset or TMEM address
   Cycle cycle = 0;
 };
 

@@ -12,9 +12,12 @@ DECLARE_EXTENDED_PHASE(stu_place_free);
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
-Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mode,
-             unsigned depth)
-    : sc_module(name), in("in"), tb_(tb), mode_(mode), peq_(this, &Stage::peq_cb),
+Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mode, unsigned depth)
+    : sc_module(name),
+      in("in"),
+      tb_(tb),
+      mode_(mode),
+      peq_(this, &Stage::peq_cb),
       depth_(depth ? depth : 1) {
   in.register_b_transport(this, &Stage::b_transport);
   in.register_nb_transport_fw(this, &Stage::nb_transport_fw);
@@ -110,7 +113,10 @@ void Stage::respond(tlm::tlm_generic_payload& tr, Cycle t) {
 
 Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack,
                std::function<void()> on_ready)
-    : sc_module(name), out("out"), tb_(tb), on_ack_(std::move(on_ack)),
+    : sc_module(name),
+      out("out"),
+      tb_(tb),
+      on_ack_(std::move(on_ack)),
       on_ready_(std::move(on_ready)) {
   out.register_nb_transport_bw(this, &Sender::nb_transport_bw);
   SC_HAS_PROCESS(Sender);

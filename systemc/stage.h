@@ -16,14 +16,14 @@
 #pragma once
 
 #include <deque>
-#include <unordered_map>
-#include <vector>
 #include <functional>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <systemc>
 #include <tlm>
 
@@ -61,8 +61,8 @@ class Stage : public sc_core::sc_module {
 
  private:
   void b_transport(int port, tlm::tlm_generic_payload& tr, sc_core::sc_time& delay);
-  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& tr,
-                                     tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
   void peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase);
   void accept(tlm::tlm_generic_payload& tr);
   void free_place();

@@ -66,7 +66,8 @@ std::uint64_t LatencyHistogram::percentile(double p) const {
     seen += bins_[b];
     if (seen > 0 && double(seen) >= want) {
       if (b < kExact) return b;
-      if (b < kExact + kCoarse) return std::min<std::uint64_t>(max_, kExact + (b - kExact + 1) * kStep - 1);
+      if (b < kExact + kCoarse)
+        return std::min<std::uint64_t>(max_, kExact + (b - kExact + 1) * kStep - 1);
       return max_;
     }
   }
@@ -123,8 +124,7 @@ std::string Stats::to_csv() const {
   for (std::size_t i = 0; i < std::size_t(Metric::kCount); ++i)
     o << metric_name(Metric(i)) << "," << counters[i] << "\n";
   o << "bandwidth.stored_bytes_per_second," << bandwidth(get(Metric::BytesStored)) << "\n";
-  o << "bandwidth.dram_write_bytes_per_second," << bandwidth(get(Metric::DramBytesWrite))
-    << "\n";
+  o << "bandwidth.dram_write_bytes_per_second," << bandwidth(get(Metric::DramBytesWrite)) << "\n";
   for (std::size_t c = 0; c < kStoreClasses; ++c) {
     const LatencyHistogram& h = latency[c];
     if (!h.count()) continue;

@@ -14,31 +14,31 @@
 namespace stu::sim {
 
 enum class Metric : std::uint8_t {
-  InstGlobalSt,       // smsp__inst_executed_op_global_st.sum
-  InstSharedSt,       // smsp__inst_executed_op_shared_st.sum
-  InstLocalSt,        // smsp__inst_executed_op_local_st.sum
-  InstTmemSt,         // stu__inst_executed_op_tmem_st.sum (tcgen05.st)
-  InstAsyncSt,        // stu__inst_executed_op_st_async.sum
-  L1GlobalRequests,   // l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
-  L1GlobalSectors,    // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
-  L1LocalSectors,     // l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum
-  L1SectorHits,       // l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum
-  SharedWavefronts,   // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
-  SharedConflicts,    // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-  DsmemBytes,         // stu__dsmem_bytes_write.sum
-  WbMerges,           // stu__l1_write_buffer_merges.sum
-  WbEntriesOut,       // stu__l1_write_buffer_entries_out.sum
-  L2Requests,         // lts__t_requests_op_write.sum
-  L2Sectors,          // lts__t_sectors_op_write.sum
-  L2SectorHits,       // lts__t_sectors_op_write_lookup_hit.sum
-  L2SectorMisses,     // lts__t_sectors_op_write_lookup_miss.sum
-  L2Evictions,        // stu__lts_evictions_dirty.sum
-  DramBytesWrite,     // dram__bytes_write.sum
-  DramSectorsWrite,   // dram__sectors_write.sum
-  TmemBytes,          // stu__tmem_bytes_write.sum
-  MbarCompleteTx,     // stu__mbarrier_complete_tx.sum
-  MbarPhases,         // stu__mbarrier_phases_completed.sum
-  BytesStored,        // stu__bytes_stored.sum (all spaces, as the stores wrote them)
+  InstGlobalSt,         // smsp__inst_executed_op_global_st.sum
+  InstSharedSt,         // smsp__inst_executed_op_shared_st.sum
+  InstLocalSt,          // smsp__inst_executed_op_local_st.sum
+  InstTmemSt,           // stu__inst_executed_op_tmem_st.sum (tcgen05.st)
+  InstAsyncSt,          // stu__inst_executed_op_st_async.sum
+  L1GlobalRequests,     // l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+  L1GlobalSectors,      // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+  L1LocalSectors,       // l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum
+  L1SectorHits,         // l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum
+  SharedWavefronts,     // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+  SharedConflicts,      // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  DsmemBytes,           // stu__dsmem_bytes_write.sum
+  WbMerges,             // stu__l1_write_buffer_merges.sum
+  WbEntriesOut,         // stu__l1_write_buffer_entries_out.sum
+  L2Requests,           // lts__t_requests_op_write.sum
+  L2Sectors,            // lts__t_sectors_op_write.sum
+  L2SectorHits,         // lts__t_sectors_op_write_lookup_hit.sum
+  L2SectorMisses,       // lts__t_sectors_op_write_lookup_miss.sum
+  L2Evictions,          // stu__lts_evictions_dirty.sum
+  DramBytesWrite,       // dram__bytes_write.sum
+  DramSectorsWrite,     // dram__sectors_write.sum
+  TmemBytes,            // stu__tmem_bytes_write.sum
+  MbarCompleteTx,       // stu__mbarrier_complete_tx.sum
+  MbarPhases,           // stu__mbarrier_phases_completed.sum
+  BytesStored,          // stu__bytes_stored.sum (all spaces, as the stores wrote them)
   LsuStallOutstanding,  // stu__lsu_stall_outstanding_cycles.sum
   LsuStallOrdering,     // stu__lsu_stall_ordering_cycles.sum (release / strong / waits)
   kCount
@@ -68,10 +68,10 @@ inline constexpr std::size_t kStoreClasses = 6;
 struct Stats {
   std::array<double, std::size_t(Metric::kCount)> counters{};
   std::array<LatencyHistogram, kStoreClasses> latency;
-  std::uint64_t cycles = 0;        // the simulated time, in core cycles
+  std::uint64_t cycles = 0;  // the simulated time, in core cycles
   double core_mhz = 0;
-  std::uint64_t warp_ops = 0;      // workload ops run (stores, arrives, waits)
-  double host_seconds = 0;         // wall-clock time of the simulation
+  std::uint64_t warp_ops = 0;  // workload ops run (stores, arrives, waits)
+  double host_seconds = 0;     // wall-clock time of the simulation
 
   void add(Metric m, double v = 1.0) { counters[std::size_t(m)] += v; }
   double get(Metric m) const { return counters[std::size_t(m)]; }

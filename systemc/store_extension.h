@@ -39,8 +39,8 @@ struct StoreExtension : tlm::tlm_extension<StoreExtension> {
   // payload's address is the offset in that space (global: the address; TMEM: lane << 16 |
   // column, 4-byte cells).
   golden::Dest dest;
-  std::uint32_t sm = 0;           // the issuing SM
-  bool release_point = false;     // the first global line of a release store
+  std::uint32_t sm = 0;        // the issuing SM
+  bool release_point = false;  // the first global line of a release store
   // st.async (mbarrier form): after this line's bytes are written, complete-tx of
   // `mbar_bytes` on the barrier at shared offset `mbar_offset` of CTA dest.cta.
   bool has_mbar = false;

@@ -3,8 +3,10 @@
 namespace stu::sim {
 
 TensorMem::TensorMem(const sc_core::sc_module_name& name, SimContext& ctx)
-    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64), ctx_(ctx),
-      per_sm_(ctx.cfg.gpu.sms, Calendar(bytes_per_cycle(ctx.cfg.tmem.write_gbytes_per_s, ctx.cfg.clock))) {}
+    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
+      ctx_(ctx),
+      per_sm_(ctx.cfg.gpu.sms,
+              Calendar(bytes_per_cycle(ctx.cfg.tmem.write_gbytes_per_s, ctx.cfg.clock))) {}
 
 Cycle TensorMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   LinePayload& p = LinePayload::of(tr);
@@ -12,7 +14,8 @@ Cycle TensorMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   const std::uint32_t lane = std::uint32_t(tr.get_address() >> 16);
   const std::uint32_t col = std::uint32_t(tr.get_address() & 0xFFFF);
   unsigned cells = 0;
-  std::uint32_t* row = ctx_.image.cta(x.dest.cta).tmem_cells() + std::size_t(lane) * golden::kTmemColumns + col;
+  std::uint32_t* row =
+      ctx_.image.cta(x.dest.cta).tmem_cells() + std::size_t(lane) * golden::kTmemColumns + col;
   for (unsigned i = 0; i < 32; ++i) {
     if (p.be[4 * i] != TLM_BYTE_ENABLED) continue;
     std::uint32_t v = 0;

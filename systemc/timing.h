@@ -85,7 +85,8 @@ class Calendar {
   void advance_to(std::uint64_t bin) {
     if (bin < top_ + 1 && top_ != kNone) return;
     const std::uint64_t from = top_ == kNone ? bin : top_ + 1;
-    for (std::uint64_t b = from; b <= bin && b - from < kWindowBins; ++b) used_[b % kWindowBins] = 0.0;
+    for (std::uint64_t b = from; b <= bin && b - from < kWindowBins; ++b)
+      used_[b % kWindowBins] = 0.0;
     top_ = bin;
     if (top_ + 1 > kWindowBins && top_ + 1 - kWindowBins > base_) base_ = top_ + 1 - kWindowBins;
   }

@@ -59,7 +59,8 @@ struct TlmModel::Top : sc_core::sc_module {
     lsu.out.out.bind(resolver.in);
     for (std::uint32_t s = 0; s < c.cfg.gpu.sms; ++s) {
       auto core = f.l1 ? f.l1(h.l1, h.write_buffer) : make_l1_core(h.l1, h.write_buffer);
-      l1.push_back(std::make_unique<L1>(("l1_" + std::to_string(s)).c_str(), c, s, std::move(core)));
+      l1.push_back(
+          std::make_unique<L1>(("l1_" + std::to_string(s)).c_str(), c, s, std::move(core)));
       resolver.out.bind(l1.back()->in);
       l1.back()->to_xbar.out.bind(xbar.in);
     }
@@ -68,7 +69,8 @@ struct TlmModel::Top : sc_core::sc_module {
     shared.to_mbar.out.bind(mbu.in);
     for (std::uint32_t s = 0; s < c.cfg.l2.slices; ++s) {
       auto core = f.l2 ? f.l2(h.l2) : make_l2_core(h.l2);
-      l2.push_back(std::make_unique<L2Slice>(("l2_" + std::to_string(s)).c_str(), c, std::move(core)));
+      l2.push_back(
+          std::make_unique<L2Slice>(("l2_" + std::to_string(s)).c_str(), c, std::move(core)));
       xbar.out.bind(l2.back()->in);
       l2.back()->to_dram.out.bind(dram.in);
     }
@@ -171,7 +173,8 @@ std::string TlmModel::history_for(std::uint64_t addr, const std::string& space) 
   const std::uint64_t line = addr & ~std::uint64_t(golden::kLineBytes - 1);
   for (auto it = history_.rbegin(); it != history_.rend(); ++it) {
     for (const auto& [dest, l] : it->lines) {
-      if (l != line || std::string(golden::to_string(dest.space)) != (space == "dram" ? "global" : space))
+      if (l != line ||
+          std::string(golden::to_string(dest.space)) != (space == "dram" ? "global" : space))
         continue;
       s += "  store #" + std::to_string(it->seq) + " (sm " + std::to_string(it->sm) + ", cta " +
            std::to_string(it->cta) + ", warp " + std::to_string(it->warp) + ") wrote that line\n";
@@ -213,7 +216,9 @@ void TlmModel::run(Workload& w, const Progress& progress) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats_.warp_ops = ops_;
   if (!top_->lsu.ended())
-    errors_.push_back("the workload did not finish: a warp waits for a barrier phase that never completes (deadlock)");
+    errors_.push_back(
+        "the workload did not finish: a warp waits for a barrier phase that never completes "
+        "(deadlock)");
   workload_ = nullptr;
 }
 
@@ -248,7 +253,8 @@ RunReport TlmModel::finish(const golden::MachineState& golden, bool dram_all) {
   for (const std::string& e : top_->mbu.errors()) r.errors.push_back(e);
   for (const std::string& e : top_->shared.errors()) r.errors.push_back(e);
   r.mismatch = compare_images(golden, image_);
-  if (!r.mismatch) r.mismatch = compare_dram(golden, top_->dram.memory(), top_->dram.written(), dram_all);
+  if (!r.mismatch)
+    r.mismatch = compare_dram(golden, top_->dram.memory(), top_->dram.written(), dram_all);
   if (r.mismatch) r.mismatch_context = history_for(r.mismatch->addr, r.mismatch->space);
   r.ok = !r.mismatch && r.errors.empty();
   return r;

@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "image_check.h"
 #include "cores.h"
+#include "image_check.h"
 #include "sim_config.h"
 #include "stats.h"
 #include "stu/sts/model.h"
@@ -47,7 +47,7 @@ struct CoreFactory {
 };
 
 struct RunReport {
-  bool ok = false;                   // ran to the end and the golden-image check passed
+  bool ok = false;                    // ran to the end and the golden-image check passed
   std::optional<ImageDiff> mismatch;  // the first difference (image, then DRAM)
   std::string mismatch_context;       // the stores that wrote it, from the last-N history
   std::vector<std::string> errors;    // workload, model or barrier errors

@@ -3,7 +3,10 @@
 namespace stu::sim {
 
 Xbar::Xbar(const sc_core::sc_module_name& name, SimContext& ctx)
-    : sc_module(name), in("in"), out("out"), ctx_(ctx),
+    : sc_module(name),
+      in("in"),
+      out("out"),
+      ctx_(ctx),
       ports_(ctx.cfg.gpu.sms, Calendar(double(ctx.cfg.xbar.bytes_per_clk))),
       used_(ctx.cfg.l2.slices, 0),
       waiting_(ctx.cfg.l2.slices),
@@ -35,8 +38,8 @@ void Xbar::b_transport(int, tlm::tlm_generic_payload& tr, sc_core::sc_time& dela
   delay += ctx_.tb.time(latency_);
 }
 
-tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr,
-                                         tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
+                                         sc_core::sc_time& delay) {
   if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;  // END_RESP: nothing to do
   const std::uint32_t slice = l2_slice_of(ctx_.cfg.l2, tr.get_address());
   if (used_[slice] >= kCredits) {  // no place: END_REQ when one frees
@@ -75,8 +78,8 @@ void Xbar::deliver(tlm::tlm_generic_payload& tr) {
   out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->nb_transport_fw(tr, p, d);
 }
 
-tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr,
-                                         tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
+                                         sc_core::sc_time& delay) {
   if (phase == tlm::END_REQ) {  // the slice took it: its place in the crossbar frees
     take(tr, delay);
     return tlm::TLM_ACCEPTED;

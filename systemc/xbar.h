@@ -29,10 +29,10 @@ class Xbar : public sc_core::sc_module {
  private:
   Cycle book(const tlm::tlm_generic_payload& tr, Cycle t);
   void b_transport(int port, tlm::tlm_generic_payload& tr, sc_core::sc_time& delay);
-  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& tr,
-                                     tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload& tr,
-                                     tlm::tlm_phase& phase, sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
 
   void deliver(tlm::tlm_generic_payload& tr);
   void take(tlm::tlm_generic_payload& tr, const sc_core::sc_time& delay);  // AT: a place is free
@@ -43,7 +43,7 @@ class Xbar : public sc_core::sc_module {
   sc_core::sc_event heap_ev_;
   std::vector<Calendar> ports_;
   static constexpr unsigned kCredits = 32;
-  std::vector<unsigned> used_;                                   // per slice
+  std::vector<unsigned> used_;                                  // per slice
   std::vector<std::deque<tlm::tlm_generic_payload*>> waiting_;  // per slice
   Cycle latency_;
 };

@@ -132,8 +132,8 @@ void print_summary(const sim::Stats& s, const std::string& what) {
   std::cout << what << ": " << s.warp_ops << " warp ops, " << s.cycles << " cycles ("
             << fmt(s.seconds() * 1e6) << " us), " << fmt(s.host_seconds) << " s host ("
             << fmt(s.host_seconds > 0 ? double(s.warp_ops) / s.host_seconds : 0) << " ops/s)\n";
-  std::cout << "  stored " << fmt(s.get(Metric::BytesStored)) << " B: "
-            << fmt(s.bandwidth(s.get(Metric::BytesStored)) / 1e9) << " GB/s; L2 writes "
+  std::cout << "  stored " << fmt(s.get(Metric::BytesStored))
+            << " B: " << fmt(s.bandwidth(s.get(Metric::BytesStored)) / 1e9) << " GB/s; L2 writes "
             << fmt(s.get(Metric::L2Sectors)) << " sectors; DRAM "
             << fmt(s.get(Metric::DramBytesWrite)) << " B ("
             << fmt(s.bandwidth(s.get(Metric::DramBytesWrite)) / 1e9) << " GB/s)\n";
@@ -171,23 +171,24 @@ bool plot_sweep(const std::string& dir, const std::string& key,
     for (const auto& l : s.latency)
       if (l.count() && (!h || l.count() > h->count())) h = &l;
     t << v << " " << s.bandwidth(s.get(sim::Metric::BytesStored)) / 1e9 << " "
-      << s.bandwidth(s.get(sim::Metric::DramBytesWrite)) / 1e9 << " "
-      << (h ? h->percentile(50) : 0) << " " << (h ? h->percentile(99) : 0) << " " << s.cycles
-      << "\n";
+      << s.bandwidth(s.get(sim::Metric::DramBytesWrite)) / 1e9 << " " << (h ? h->percentile(50) : 0)
+      << " " << (h ? h->percentile(99) : 0) << " " << s.cycles << "\n";
   }
   t.close();
   const std::string script = dir + "/sweep_" + key + ".gp";
   std::ofstream g(script);
   g << "set terminal pngcairo size 900,540 noenhanced\n"
     << "set grid\nset key top left\nset xlabel '" << key << "'\n"
-    << (key == "stride" || key == "footprint" ? "set logscale x 2\n" : "")
-    << "set output '" << dir << "/bandwidth_vs_" << key << ".png'\n"
+    << (key == "stride" || key == "footprint" ? "set logscale x 2\n" : "") << "set output '" << dir
+    << "/bandwidth_vs_" << key << ".png'\n"
     << "set ylabel 'GB/s'\nset title 'store bandwidth against " << key << "'\n"
-    << "plot '" << table << "' using 1:2 with linespoints title 'stored', '' using 1:3 with "
+    << "plot '" << table
+    << "' using 1:2 with linespoints title 'stored', '' using 1:3 with "
        "linespoints title 'DRAM write'\n"
     << "set output '" << dir << "/latency_vs_" << key << ".png'\n"
     << "set ylabel 'cycles'\nset title 'store latency against " << key << "'\n"
-    << "plot '" << table << "' using 1:4 with linespoints title 'p50', '' using 1:5 with "
+    << "plot '" << table
+    << "' using 1:4 with linespoints title 'p50', '' using 1:5 with "
        "linespoints title 'p99'\n";
   g.close();
   const std::string cmd = "gnuplot '" + script + "' 2>&1";

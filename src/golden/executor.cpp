@@ -88,7 +88,7 @@ struct MbarCache {
 };
 
 void plan_tcgen05(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
-                     const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
+                  const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
   const unsigned regs = ins.tmem_regs();
   if (!ins.shape || regs == 0 || ops.src.size() < size_t(regs) * 32) {
     fault_all(out, ctx.active, FaultKind::BadInstruction);

@@ -134,7 +134,8 @@ TEST(SimConfigLoad, OverridesOfEveryType) {
 
 TEST(SimConfigLoad, UnknownSection_bad) {
   const std::string e = only_error(R"({"l3": {"slices": 4}})");
-  EXPECT_EQ(e.rfind("l3: unknown key (known: preset, clock, gpu, lsu, l1, xbar, l2, dram,", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("l3: unknown key (known: preset, clock, gpu, lsu, l1, xbar, l2, dram,", 0), 0u)
+      << e;
 }
 
 TEST(SimConfigLoad, UnknownKey_bad) {
