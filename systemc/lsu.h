@@ -19,9 +19,11 @@
 #include <string>
 #include <vector>
 
-#include <tlm_utils/tlm_quantumkeeper.h>
 #include <systemc>
 #include <tlm>
+
+// After <systemc>: the quantum keeper header uses sc_core without including it.
+#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "mbarrier_unit.h"
 #include "sim_context.h"
