@@ -22,7 +22,8 @@ class Dram : public Stage {
   const std::vector<golden::DramWrite>& log() const { return log_; }
   // Host-side copy before the first store (the initial global image).
   void preload(const golden::SparseMemory& m);
-  // Line address -> the bytes DRAM has received for it.
+  // Line address -> the bytes DRAM has received for it (kept with keep_log only: a workload
+  // run compares all of DRAM).
   const std::unordered_map<std::uint64_t, golden::LineByteMask>& written() const {
     return written_;
   }

@@ -93,7 +93,7 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   stats_.core_mhz = cfg_.clock.core_mhz;
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
-  top_->dram.keep_log(caches.has_value());
+  top_->dram.keep_log(true);  // a .sts test reads DRAM's writes; run() turns it off
   if (cores.coalescer) coalescer_ = cores.coalescer();
   if (cores.mbar) top_->mbu.set_core(cores.mbar());
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_,
@@ -162,10 +162,20 @@ bool TlmModel::next_op(PlannedOp& op) {
 
 void TlmModel::remember(const golden::StoreResult& r, const golden::WarpContext& ctx,
                         std::uint32_t sm) {
-  Remembered m{++seq_, sm, ctx.cta, ctx.warp, {}};
+  // A ring of kHistory entries whose line lists keep their capacity (no allocation per store).
+  if (history_.size() < kHistory) {
+    history_.emplace_back();
+  } else {
+    history_.push_back(std::move(history_.front()));
+    history_.pop_front();
+  }
+  Remembered& m = history_.back();
+  m.seq = ++seq_;
+  m.sm = sm;
+  m.cta = ctx.cta;
+  m.warp = ctx.warp;
+  m.lines.clear();
   for (const golden::LineRequest& l : r.lines) m.lines.emplace_back(l.dest, l.line);
-  history_.push_back(std::move(m));
-  if (history_.size() > kHistory) history_.pop_front();
 }
 
 std::string TlmModel::history_for(std::uint64_t addr, const std::string& space) const {
@@ -209,6 +219,7 @@ void TlmModel::run(Workload& w, const Progress& progress) {
   workload_ = &w;
   progress_ = progress;
   top_->dram.preload(image_.global());
+  top_->dram.keep_log(false);  // memory bounded by the lines touched: no per-write log
   const auto t0 = std::chrono::steady_clock::now();
   top_->lsu.finish();
   sc_core::sc_start();
