@@ -15,27 +15,8 @@ class GoldenL1 final : public L1Core {
                  const golden::Ordering& order, bool release_point,
                  std::vector<golden::WbEntry>& out) override {
     L1Result r;
-    const std::uint64_t line = req.line & ~std::uint64_t(golden::kLineBytes - 1);
-    const golden::L1StoreAction a = golden::l1_store_action(attrs, order);
-    if (a.on_hit == golden::L1OnHit::Invalidate) {
-      r.hit = l1_.invalidate(line);
-    } else {
-      golden::CacheWrite w;
-      w.line = line;
-      w.bytes = req.bytes;
-      w.data = req.data.data();
-      w.cls = a.cls;
-      w.allocate = a.allocate;
-      w.mode = golden::WriteMode::Through;
-      r.hit = l1_.write(w).hit;
-    }
-    golden::WbEntry e;
-    e.line = line;
-    e.bytes = req.bytes;
-    e.data = req.data;
-    e.l2 = golden::l2_store_action(attrs, order, line);
-    e.mergeable = !order.strong && !order.mmio;
-    r.merged = wb_.push(e, release_point, out).merged;
+    r.hit = golden::l1_store_line(l1_, req, attrs, order).hit;
+    r.merged = wb_.push(golden::wb_entry_of(req, attrs, order), release_point, out).merged;
     return r;
   }
   void drain(std::vector<golden::WbEntry>& out) override { wb_.drain(out); }
@@ -54,14 +35,7 @@ class GoldenL2 final : public L2Core {
   explicit GoldenL2(golden::SectoredCache c) : l2_(std::move(c)) {}
   std::string name() const override { return "c++"; }
   L2Result write(const golden::WbEntry& e) override {
-    golden::CacheWrite w;
-    w.line = e.line;
-    w.bytes = e.bytes;
-    w.data = e.data.data();
-    w.cls = e.l2.cls;
-    w.allocate = e.l2.allocate;
-    w.mode = e.l2.mode;
-    golden::CacheWriteResult res = l2_.write(w);
+    golden::CacheWriteResult res = golden::l2_write(l2_, e);
     L2Result r;
     r.hit = res.hit;
     r.evicted = res.evicted && !res.victim.dirty.empty();

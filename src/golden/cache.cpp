@@ -421,14 +421,14 @@ void MemoryHierarchy::store(const StoreResult& r, HierarchyEvents& out) {
   }
 }
 
-void MemoryHierarchy::store_line(const LineRequest& req, const CacheAttrs& attrs,
-                                 const Ordering& order, bool release_point, HierarchyEvents& out) {
-  // L1: write-through; update or invalidate on a hit, allocate or not on a miss.
+L1Event l1_store_line(SectoredCache& l1, const LineRequest& req, const CacheAttrs& attrs,
+                      const Ordering& order) {
+  // Write-through; update or invalidate on a hit, allocate or not on a miss.
   L1Event ev;
   ev.line = line_of(req.line);
   ev.action = l1_store_action(attrs, order);
   if (ev.action.on_hit == L1OnHit::Invalidate) {
-    ev.hit = ev.invalidated = l1_.invalidate(ev.line);
+    ev.hit = ev.invalidated = l1.invalidate(ev.line);
   } else {
     CacheWrite w;
     w.line = ev.line;
@@ -437,35 +437,49 @@ void MemoryHierarchy::store_line(const LineRequest& req, const CacheAttrs& attrs
     w.cls = ev.action.cls;
     w.allocate = ev.action.allocate;
     w.mode = WriteMode::Through;
-    const CacheWriteResult res = l1_.write(w);
+    const CacheWriteResult res = l1.write(w);
     ev.hit = res.hit;
     ev.allocated = res.allocated;
     ev.evicted = res.evicted;
     ev.victim_line = res.victim.line;
   }
-  // Write buffer, then whatever left it into the L2.
+  return ev;
+}
+
+WbEntry wb_entry_of(const LineRequest& req, const CacheAttrs& attrs, const Ordering& order) {
   WbEntry e;
-  e.line = ev.line;
+  e.line = line_of(req.line);
   e.bytes = req.bytes;
   e.data = req.data;
-  e.l2 = l2_store_action(attrs, order, ev.line);
+  e.l2 = l2_store_action(attrs, order, e.line);
   e.mergeable = !order.strong && !order.mmio;
+  return e;
+}
+
+CacheWriteResult l2_write(SectoredCache& l2, const WbEntry& e) {
+  CacheWrite w;
+  w.line = e.line;
+  w.bytes = e.bytes;
+  w.data = e.data.data();
+  w.cls = e.l2.cls;
+  w.allocate = e.l2.allocate;
+  w.mode = e.l2.mode;
+  return l2.write(w);
+}
+
+void MemoryHierarchy::store_line(const LineRequest& req, const CacheAttrs& attrs,
+                                 const Ordering& order, bool release_point, HierarchyEvents& out) {
+  L1Event ev = l1_store_line(l1_, req, attrs, order);
+  // Write buffer, then whatever left it into the L2.
   leaving_.clear();
-  ev.wb = wb_.push(e, release_point, leaving_);
+  ev.wb = wb_.push(wb_entry_of(req, attrs, order), release_point, leaving_);
   out.l1.push_back(ev);
   to_l2(out);
 }
 
 void MemoryHierarchy::to_l2(HierarchyEvents& out) {
   for (const WbEntry& e : leaving_) {
-    CacheWrite w;
-    w.line = e.line;
-    w.bytes = e.bytes;
-    w.data = e.data.data();
-    w.cls = e.l2.cls;
-    w.allocate = e.l2.allocate;
-    w.mode = e.l2.mode;
-    const CacheWriteResult res = l2_.write(w);
+    const CacheWriteResult res = l2_write(l2_, e);
     L2Write lw;
     lw.req = e;
     lw.hit = res.hit;

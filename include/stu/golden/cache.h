@@ -256,6 +256,17 @@ struct L1Event {
   WbPush wb;  // merged, or how many entries it pushed out (they are the next L2 writes)
 };
 
+// The steps MemoryHierarchy composes, one level at a time (the TLM model's cache modules
+// compose the same steps with timing between them):
+//   l1_store_line  the L1 half of a global line request: its action, then update,
+//                  invalidate or allocate (write-through; the write buffer is not touched);
+//   wb_entry_of    the write-buffer entry of a line request (its L2 action, mergeability);
+//   l2_write       a write-buffer entry written into an L2 slice with its action.
+L1Event l1_store_line(SectoredCache& l1, const LineRequest& req, const CacheAttrs& attrs,
+                      const Ordering& order);
+WbEntry wb_entry_of(const LineRequest& req, const CacheAttrs& attrs, const Ordering& order);
+CacheWriteResult l2_write(SectoredCache& l2, const WbEntry& e);
+
 struct L2Write {
   WbEntry req;  // what left the write buffer
   bool hit = false;
