@@ -32,6 +32,7 @@
 
 #include "bits.h"
 #include "blocks.h"
+#include "cache_ports.h"
 #include "cores.h"
 #include "ports.h"
 #include "stu/golden/access.h"
@@ -188,29 +189,8 @@ class RtlL1Core final : public sim::L1Core {
   sim::L1Result store(const golden::LineRequest& req, const golden::CacheAttrs& attrs,
                       const golden::Ordering& order, bool release_point,
                       std::vector<golden::WbEntry>& out) override {
-    namespace F = rtl::layout::l1_req;
     const uint64_t line = req.line & ~uint64_t(golden::kLineBytes - 1);
-    const golden::L2StoreAction l2 = golden::l2_store_action(attrs, order, line);
-    auto& w = b_.dut().req_i;
-    zero(w);
-    put_field(w, 0, F::line, line);
-    put_bits(w, F::bytes.lsb, 64, req.bytes.lo);
-    put_bits(w, F::bytes.lsb + 64, 64, req.bytes.hi);
-    put_field(w, 0, F::has_cop, attrs.cop.has_value());
-    put_field(w, 0, F::cop, attrs.cop ? unsigned(*attrs.cop) : 0);
-    put_field(w, 0, F::has_l1, attrs.l1.has_value());
-    put_field(w, 0, F::l1, attrs.l1 ? unsigned(*attrs.l1) : 0);
-    put_field(w, 0, F::is_strong, order.strong);
-    put_field(w, 0, F::is_mmio, order.mmio);
-    put_field(w, 0, F::is_release, release_point);
-    put_field(w, 0, F::l2_cls, uint64_t(l2.cls.value_or(golden::EvictClass::Normal)));
-    put_field(w, 0, F::l2_keep_cls, !l2.cls.has_value());
-    put_field(w, 0, F::l2_allocate, l2.allocate);
-    put_field(w, 0, F::l2_through, l2.mode == golden::WriteMode::Through);
-    std::array<uint8_t, golden::kLineBytes> data{};
-    for (unsigned i = 0; i < golden::kLineBytes; ++i)
-      if (req.bytes.test(i)) data[i] = req.data[i];
-    put_bytes(w, F::data.lsb, data.data(), golden::kLineBytes);
+    pack_l1_req(b_.dut().req_i, req, attrs, order, release_point);
     const Event ev = run(out);
     sim::L1Result r;
     r.hit = ev.hit;
