@@ -56,9 +56,9 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     s.add(Metric::L2Evictions);
     r.victim.line = global(r.victim.line);
     const Cycle d =
-        to_dram_line(r.victim, r.victim.dirty, t1, nullptr, golden::DramCause::Eviction);
+        to_dram_line(r.victim, r.victim.dirty, t1 + latency_, nullptr, golden::DramCause::Eviction);
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
-    if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond + latency_);
+    if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
   if (mode_ == SimMode::At && to_dram.queued() > kDramQueue) {
     if (e.l2.mode != golden::WriteMode::Through) {
@@ -70,7 +70,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     golden::CacheLineOut l;
     l.line = line;
     l.data = e.data;
-    const Cycle d = to_dram_line(l, e.bytes, t1, &tr, golden::DramCause::WriteThrough);
+    const Cycle d = to_dram_line(l, e.bytes, t1 + latency_, &tr, golden::DramCause::WriteThrough);
     if (mode_ == SimMode::At) return kLater;  // acknowledged with DRAM's acknowledgement
     done = std::max(done, d);
   }
@@ -90,7 +90,8 @@ Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByt
     return c;
   }
   ++dram_outstanding_;
-  to_dram.at(d.gp);
+  const Cycle now = ctx_.tb.now();
+  to_dram.at(d.gp, t > now ? ctx_.tb.time(t - now) : sc_core::SC_ZERO_TIME);
   return t;
 }
 

@@ -29,7 +29,17 @@ Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mo
 
 void Stage::timed() {
   heap_.run_due(heap_ev_, [this](const Timed& x) {
-    peq_cb(*x.tr, x.free_place ? tlm::tlm_phase(stu_place_free) : tlm::tlm_phase(tlm::BEGIN_RESP));
+    switch (x.what) {
+      case Due::Arrive:
+        peq_cb(*x.tr, tlm::BEGIN_REQ);
+        break;
+      case Due::FreePlace:
+        peq_cb(*x.tr, stu_place_free);
+        break;
+      case Due::Respond:
+        peq_cb(*x.tr, tlm::BEGIN_RESP);
+        break;
+    }
   });
 }
 
@@ -46,7 +56,11 @@ tlm::tlm_sync_enum Stage::nb_transport_fw(int port, tlm::tlm_generic_payload& tr
                                           tlm::tlm_phase& phase, sc_time& delay) {
   if (phase == tlm::BEGIN_REQ) {
     LinePayload::of(tr).port = std::uint32_t(port);
-    peq_.notify(tr, phase, delay);
+    if (delay > SC_ZERO_TIME) {  // a request annotated later arrives through the heap
+      heap_.push((sc_core::sc_time_stamp() + delay).value(), Timed{&tr, Due::Arrive}, heap_ev_);
+    } else {
+      peq_.notify(tr, phase, delay);
+    }
     return tlm::TLM_ACCEPTED;
   }
   return tlm::TLM_COMPLETED;  // END_RESP: nothing left to do
@@ -99,7 +113,8 @@ void Stage::accept(tlm::tlm_generic_payload& tr) {
   LinePayload& lp = LinePayload::of(tr);
   if (occupied_until_ != kLater) {  // the place frees when the resource is done
     lp.holds_place = false;
-    heap_.push(tb_.time(std::max(occupied_until_, now)).value(), Timed{&tr, true}, heap_ev_);
+    heap_.push(tb_.time(std::max(occupied_until_, now)).value(), Timed{&tr, Due::FreePlace},
+               heap_ev_);
   } else {
     lp.holds_place = true;  // until the acknowledgement
   }
@@ -108,7 +123,7 @@ void Stage::accept(tlm::tlm_generic_payload& tr) {
 
 void Stage::respond(tlm::tlm_generic_payload& tr, Cycle t) {
   const std::uint64_t now = sc_core::sc_time_stamp().value();
-  heap_.push(std::max<std::uint64_t>(tb_.time(t).value(), now), Timed{&tr, false}, heap_ev_);
+  heap_.push(std::max<std::uint64_t>(tb_.time(t).value(), now), Timed{&tr, Due::Respond}, heap_ev_);
 }
 
 Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack,
@@ -141,17 +156,17 @@ Cycle Sender::lt(tlm::tlm_generic_payload& tr, Cycle t) {
   return tb_.at(delay);
 }
 
-void Sender::at(tlm::tlm_generic_payload& tr) {
-  queue_.push_back(&tr);
+void Sender::at(tlm::tlm_generic_payload& tr, const sc_time& delay) {
+  queue_.push_back(Queued{&tr, delay});
   if (!waiting_end_req_) send_ev_.notify(SC_ZERO_TIME);
 }
 
 void Sender::send_next() {
   while (!waiting_end_req_ && !queue_.empty()) {
-    tlm::tlm_generic_payload* tr = queue_.front();
+    tlm::tlm_generic_payload* tr = queue_.front().tr;
+    sc_time d = queue_.front().delay;
     queue_.pop_front();
     tlm::tlm_phase p = tlm::BEGIN_REQ;
-    sc_time d = SC_ZERO_TIME;
     waiting_end_req_ = true;
     const tlm::tlm_sync_enum r = out->nb_transport_fw(*tr, p, d);
     if (r == tlm::TLM_COMPLETED) {  // a target that answers at once

@@ -68,9 +68,10 @@ class Stage : public sc_core::sc_module {
   void free_place();
 
   void timed();  // the heap's method: responses and freed places that are due
+  enum class Due : std::uint8_t { Arrive, FreePlace, Respond };
   struct Timed {
     tlm::tlm_generic_payload* tr;
-    bool free_place;  // else: the BEGIN_RESP
+    Due what;
   };
 
   tlm_utils::peq_with_cb_and_phase<Stage> peq_;  // arriving requests (BEGIN_REQ)
@@ -93,8 +94,9 @@ class Sender : public sc_core::sc_module {
          std::function<void()> on_ready = {});
   // LT: sends at cycle t; returns the acknowledgement's cycle.
   Cycle lt(tlm::tlm_generic_payload& tr, Cycle t);
-  // AT: queues the payload; on_ack(tr, cycle) when its BEGIN_RESP arrives.
-  void at(tlm::tlm_generic_payload& tr);
+  // AT: queues the payload; on_ack(tr, cycle) when its BEGIN_RESP arrives. `delay`: the
+  // request is annotated to arrive that much after it is sent.
+  void at(tlm::tlm_generic_payload& tr, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
   std::size_t queued() const { return queue_.size() + (waiting_end_req_ ? 1 : 0); }
 
  private:
@@ -106,7 +108,11 @@ class Sender : public sc_core::sc_module {
   const Timebase& tb_;
   AckFn on_ack_;
   std::function<void()> on_ready_;
-  std::deque<tlm::tlm_generic_payload*> queue_;
+  struct Queued {
+    tlm::tlm_generic_payload* tr;
+    sc_core::sc_time delay;
+  };
+  std::deque<Queued> queue_;
   bool waiting_end_req_ = false;
   sc_core::sc_event send_ev_, end_req_ev_;
 };
