@@ -496,7 +496,8 @@ TEST(SimWorkload, Errors) {
   EXPECT_EQ(make_generator("nope", GenParams{}, err), nullptr);
   EXPECT_EQ(err,
             "unknown workload 'nope' (generators: stream, stream_v4b64, strided, scatter, "
-            "partial, bank_conflict, dsmem_ring, tcgen05_epilogue, flag_publish, mmio)");
+            "partial, bank_conflict, dsmem_ring, tcgen05_epilogue, flag_publish, mmio, "
+            "chain_l2, chain_dram)");
   GenParams p;
   p.width = 3;
   EXPECT_EQ(make_generator("stream", p, err), nullptr);
