@@ -526,6 +526,36 @@ class Mmio : public Generator {
   isa::Instruction ins_;
 };
 
+// --- chain_l2, chain_dram ---------------------------------------------------------------------
+// Calibration chains (docs/calibration.md): one warp (warp 0 of CTA 0 on SM 0; `sms` is not
+// used), lane 0 alone stores 4 bytes to a line of its own: op i at line i (wrapping in the
+// footprint, default 16 MiB: 131072 distinct lines). Strong stores of one warp issue one after
+// the other's acknowledgement, so the chain's per-store latency is the store latency of the
+// level that acknowledges them:
+//   chain_l2    st.relaxed.gpu.global.b32         acknowledged by the L2 (l2.hit_latency)
+//   chain_dram  st.mmio.relaxed.sys.global.b32    write-through, acknowledged by DRAM
+class Chain : public Generator {
+ public:
+  Chain(const GenParams& p, bool dram) : Generator(dram ? "chain_dram" : "chain_l2", p) {
+    ins_ = parse(dram ? "st.mmio.relaxed.sys.global.b32 [%rd1], %r1;"
+                      : "st.relaxed.gpu.global.b32 [%rd1], %r1;",
+                 error_);
+    lines_ = chunks_in(footprint_or(p, 16ull << 20), golden::kLineBytes);
+    total_ = p.warps;
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    return alloc_global(m, lines_ * golden::kLineBytes, error);
+  }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    store_op(op, ins_, i, 1, 0, 0, 0, 1u);
+    op.ops.addr[0] = kGlobalBase + (i % lines_) * golden::kLineBytes;
+  }
+  std::uint64_t lines_ = 1;
+  isa::Instruction ins_;
+};
+
 template <typename T, typename... A>
 std::unique_ptr<Workload> make(std::string& error, A&&... a) {
   auto g = std::make_unique<T>(std::forward<A>(a)...);
@@ -550,6 +580,9 @@ const std::vector<GeneratorInfo>& generators() {
       {"tcgen05_epilogue", "4 warps tcgen05.st 32x32b.x4 / 16x256b.x1, tcgen05.wait::st"},
       {"flag_publish", "weak v4 data stores then a st.release / st.relaxed .gpu flag"},
       {"mmio", "st.mmio.relaxed.sys to a 128-byte register window, repeated addresses"},
+      {"chain_l2", "calibration: one lane of one warp, st.relaxed.gpu to a new line each op"},
+      {"chain_dram",
+       "calibration: one lane of one warp, st.mmio.relaxed.sys to a new line each op"},
   };
   return list;
 }
@@ -589,6 +622,8 @@ std::unique_ptr<Workload> make_generator(std::string_view name, const GenParams&
   if (name == "dsmem_ring") return make<DsmemRing>(error, p);
   if (name == "tcgen05_epilogue") return make<Tcgen05Epilogue>(error, p);
   if (name == "flag_publish") return make<FlagPublish>(error, p);
+  if (name == "chain_l2") return make<Chain>(error, p, false);
+  if (name == "chain_dram") return make<Chain>(error, p, true);
   return make<Mmio>(error, p);
 }
 

@@ -154,9 +154,13 @@ SimConfig common_assumptions() {
   c.xbar = {20, 64};                     // assumption
   c.l2.slice_hash = SliceHash::XorFold;  // assumption
   c.l2.ways = 16;                        // assumption (golden default)
-  c.dram.banks = 16;                     // assumption
-  c.dram.burst_bytes = 32;               // assumption: one sector
-  c.shared.banks = 32;                   // microbench: 128 B/clk shared = 32 x 4 B
+  // assumption: HBM has thousands of banks (H100: 5 stacks x 16 channels x 2 pseudo-channels x
+  // 16 banks); 1024 is the range's top. The DRAM model admits 4 x banks writes at a time (AT),
+  // each held for dram.latency - l2.hit_latency, so 16 banks capped h100's streaming writes at
+  // 4*16*128 B / 212 cycles = 77 GB/s (docs/calibration.md).
+  c.dram.banks = 1024;
+  c.dram.burst_bytes = 32;  // assumption: one sector
+  c.shared.banks = 32;      // microbench: 128 B/clk shared = 32 x 4 B
   c.shared.bank_bytes = 4;
   c.mbarrier.latency = 16;      // assumption
   c.sim = {SimMode::Lt, 1000};  // assumption

@@ -156,7 +156,8 @@ INSTANTIATE_TEST_SUITE_P(
                       GenCase{"strided", 64, 64}, GenCase{"scatter", 64, 64},
                       GenCase{"partial", 64, 64}, GenCase{"bank_conflict", 64, 64},
                       GenCase{"dsmem_ring", 192, 64}, GenCase{"tcgen05_epilogue", 80, 64},
-                      GenCase{"flag_publish", 64, 64}, GenCase{"mmio", 64, 64}),
+                      GenCase{"flag_publish", 64, 64}, GenCase{"mmio", 64, 64},
+                      GenCase{"chain_l2", 64, 64}, GenCase{"chain_dram", 64, 64}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // Every instruction a generator emits is valid PTX for sm_100a, PTX ISA 9.0 (stream width 32
@@ -199,9 +200,10 @@ TEST(SimWorkload, WrappedStreamsStayClean) {
 TEST(SimWorkload, ListNamesEveryGenerator) {
   std::vector<std::string> names;
   for (const GeneratorInfo& g : generators()) names.push_back(g.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"stream", "stream_v4b64", "strided", "scatter",
-                                             "partial", "bank_conflict", "dsmem_ring",
-                                             "tcgen05_epilogue", "flag_publish", "mmio"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"stream", "stream_v4b64", "strided", "scatter", "partial",
+                                      "bank_conflict", "dsmem_ring", "tcgen05_epilogue",
+                                      "flag_publish", "mmio", "chain_l2", "chain_dram"}));
 }
 
 // --- stream ---------------------------------------------------------------------------------
@@ -448,6 +450,45 @@ TEST(SimWorkload, MmioRepeatsAddresses) {
   EXPECT_EQ(st.first[7].ctx.active, 0xFFFFFFFFu);
 }
 
+// --- chain_l2, chain_dram ----------------------------------------------------------------------
+
+// One lane of warp 0 on SM 0 (whatever `sms` says), a strong store to a new line each op: the
+// .gpu chain is acknowledged by the L2, the .mmio chain by DRAM (docs/calibration.md).
+TEST(SimWorkload, ChainsAreOneLaneStrongStoresToDistinctLines) {
+  for (const char* name : {"chain_l2", "chain_dram"}) {
+    GenParams p = params(1000);
+    p.sms = 4;
+    auto w = make(name, p);
+    ASSERT_TRUE(w);
+    EXPECT_EQ(w->size_hint(), 1000u);
+    auto m = machine(*w);
+    std::set<std::uint64_t> lines;
+    WarpOp op;
+    std::uint64_t n = 0;
+    golden::Scratch scratch;
+    while (w->next(op)) {
+      ASSERT_EQ(op.kind, OpKind::Store);
+      EXPECT_EQ(op.sm, 0u);
+      EXPECT_EQ(op.ctx.cta, 0u);
+      EXPECT_EQ(op.ctx.warp, 0u);
+      EXPECT_EQ(op.ctx.active, 1u);
+      const golden::Ordering o = golden::ordering_of(*op.ins);
+      EXPECT_TRUE(o.strong) << name;
+      EXPECT_FALSE(o.release) << name;
+      EXPECT_EQ(o.mmio, std::string(name) == "chain_dram");
+      EXPECT_EQ(op.ops.addr[0] % 128, 0u);
+      lines.insert(op.ops.addr[0]);
+      golden::StoreResult r;
+      golden::execute(*m, *op.ins, op.ctx, op.ops, r, scratch);
+      EXPECT_EQ(r.fault_mask, 0u) << name << " op " << n;
+      EXPECT_EQ(r.lines.size(), 1u);
+      ++n;
+    }
+    EXPECT_EQ(n, 1000u);
+    EXPECT_EQ(lines.size(), 1000u) << name;  // every op its own line
+  }
+}
+
 // --- parameter errors ---------------------------------------------------------------------------
 
 TEST(SimWorkload, Errors) {
@@ -455,7 +496,8 @@ TEST(SimWorkload, Errors) {
   EXPECT_EQ(make_generator("nope", GenParams{}, err), nullptr);
   EXPECT_EQ(err,
             "unknown workload 'nope' (generators: stream, stream_v4b64, strided, scatter, "
-            "partial, bank_conflict, dsmem_ring, tcgen05_epilogue, flag_publish, mmio)");
+            "partial, bank_conflict, dsmem_ring, tcgen05_epilogue, flag_publish, mmio, "
+            "chain_l2, chain_dram)");
   GenParams p;
   p.width = 3;
   EXPECT_EQ(make_generator("stream", p, err), nullptr);

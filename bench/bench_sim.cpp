@@ -1,0 +1,122 @@
+// Host speed of the TLM performance model (`stu sim`): warp stores simulated per second of
+// host time, LT and AT, with the h100 preset, on one workload instance per iteration. Only
+// TlmModel::run is timed (manual time = the model's own wall-clock of the simulation); the
+// model's construction, the workload's set-up and the golden reference are left out. The
+// golden reference alone is BM_GoldenReference (sim::run_golden on the same workloads).
+//
+// Counters: items_per_second (warp ops per second of host time), peak_rss_MiB (the process's
+// peak resident set so far, getrusage: it only grows from one benchmark to the next).
+// Targets from the issue: LT >= 1M warp stores/s, AT >= 100k/s on one core.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "sim_config.h"
+#include "tlm_model.h"
+#include "workload.h"
+
+namespace {
+
+using namespace stu;
+
+struct Case {
+  const char* workload;
+  std::uint32_t width;
+};
+constexpr Case kCases[] = {{"stream", 4}, {"stream", 16}, {"scatter", 4}, {"bank_conflict", 4}};
+
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_maxrss) / 1024.0;  // KiB on Linux
+}
+
+sim::GenParams params(const Case& c, std::uint64_t warps, std::uint32_t sms) {
+  sim::GenParams p;
+  p.warps = warps;
+  p.sms = sms;
+  p.width = c.width;
+  return p;
+}
+
+// Args: case index, mode (0 LT, 1 AT), warps per iteration.
+void BM_TlmStore(benchmark::State& state) {
+  const Case& c = kCases[state.range(0)];
+  sim::SimConfig cfg = *sim::preset("h100");
+  cfg.sim.mode = state.range(1) ? sim::SimMode::At : sim::SimMode::Lt;
+  const auto warps = std::uint64_t(state.range(2));
+  std::uint64_t ops = 0;
+  for (auto _ : state) {
+    std::string err;
+    auto w = sim::make_generator(c.workload, params(c, warps, cfg.gpu.sms), err);
+    if (!w) {
+      state.SkipWithError(err.c_str());
+      return;
+    }
+    sim::TlmModel model(cfg, w->model_config());
+    if (!w->setup(model.image(), err)) {
+      state.SkipWithError(err.c_str());
+      return;
+    }
+    model.run(*w);
+    state.SetIterationTime(model.stats().host_seconds);
+    ops += model.stats().warp_ops;
+  }
+  state.SetItemsProcessed(std::int64_t(ops));
+  state.SetLabel(std::string(c.workload) + " width=" + std::to_string(c.width) +
+                 (state.range(1) ? " at" : " lt"));
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
+void BM_GoldenReference(benchmark::State& state) {
+  const Case& c = kCases[state.range(0)];
+  const auto warps = std::uint64_t(state.range(1));
+  std::uint64_t ops = 0;
+  for (auto _ : state) {
+    std::string err;
+    auto w = sim::make_generator(c.workload, params(c, warps, 132), err);
+    golden::MachineState m(w->model_config());
+    if (!w->setup(m, err)) {
+      state.SkipWithError(err.c_str());
+      return;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    err = sim::run_golden(*w, m);
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (!err.empty()) state.SkipWithError(err.c_str());
+    ops += warps;
+  }
+  state.SetItemsProcessed(std::int64_t(ops));
+  state.SetLabel(std::string(c.workload) + " width=" + std::to_string(c.width));
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
+void lt_and_at(benchmark::internal::Benchmark* b) {
+  for (int i = 0; i < int(std::size(kCases)); ++i) {
+    b->Args({i, 0, 100000});
+    b->Args({i, 1, 20000});
+  }
+}
+
+void golden_cases(benchmark::internal::Benchmark* b) {
+  for (int i = 0; i < int(std::size(kCases)); ++i) b->Args({i, 100000});
+}
+
+BENCHMARK(BM_TlmStore)->Apply(lt_and_at)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GoldenReference)->Apply(golden_cases)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+// libsystemc defines main() and calls sc_main(), so this is Google Benchmark's main (linked
+// against benchmark::benchmark, not benchmark_main).
+int sc_main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
