@@ -339,7 +339,8 @@ class BankConflict : public Generator {
 
  private:
   void make(std::uint64_t i, WarpOp& op) override {
-    store_op(op, ins_, i, 1, sm_of(i), 0, warp_in_cta(i));
+    // One CTA's shared memory lives on one SM: every warp of the CTA issues there.
+    store_op(op, ins_, i, 1, 0, 0, warp_in_cta(i));
     const std::uint64_t base = (i % slots_) * slot_;
     for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = base + l * stride_;
   }

@@ -24,6 +24,10 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
       core_(std::move(core)),
       port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices)),
       latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency) {
+  SC_HAS_PROCESS(L2Slice);
+  SC_METHOD(send_due);
+  sensitive << send_ev_;
+  dont_initialize();
   const std::uint64_t sets = hierarchy_of(ctx.cfg).l2.sets();
   while ((std::uint64_t(1) << set_bits_) < sets) ++set_bits_;
 }
@@ -60,7 +64,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
-  if (mode_ == SimMode::At && to_dram.queued() > kDramQueue) {
+  if (mode_ == SimMode::At && to_dram.queued() + to_send_.size() > kDramQueue) {
     if (e.l2.mode != golden::WriteMode::Through) {
       stalled_.push_back(&tr);
       return kLater;
@@ -90,8 +94,9 @@ Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByt
     return c;
   }
   ++dram_outstanding_;
-  const Cycle now = ctx_.tb.now();
-  to_dram.at(d.gp, t > now ? ctx_.tb.time(t - now) : sc_core::SC_ZERO_TIME);
+  // The write leaves when the slice is done with it (not annotated on the request: the
+  // Sender would wait for its END_REQ that long, one request at a time).
+  to_send_.push(ctx_.tb.time(std::max(t, ctx_.tb.now())).value(), &d, send_ev_);
   return t;
 }
 
@@ -100,10 +105,14 @@ void L2Slice::dram_ack(tlm::tlm_generic_payload& tr, Cycle c) {
   --dram_outstanding_;
   if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), c);
   ctx_.pool.release(d);
-  while (!stalled_.empty() && to_dram.queued() <= kDramQueue) {
+  while (!stalled_.empty() && to_dram.queued() + to_send_.size() <= kDramQueue) {
     respond(*stalled_.front(), tb_.now() + latency_);
     stalled_.pop_front();
   }
+}
+
+void L2Slice::send_due() {
+  to_send_.run_due(send_ev_, [this](LinePayload* d) { to_dram.at(d->gp); });
 }
 
 Cycle L2Slice::flush(Cycle t) {

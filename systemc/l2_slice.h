@@ -48,6 +48,9 @@ class L2Slice : public Stage {
   unsigned set_bits_ = 0;
   std::size_t dram_outstanding_ = 0;
   std::vector<golden::CacheLineOut> flushed_;
+  void send_due();  // AT: DRAM writes whose slice time is over leave
+  TimedHeap<LinePayload*> to_send_;
+  sc_core::sc_event send_ev_;
   static constexpr std::size_t kDramQueue = 16;    // AT: DRAM writes waiting to leave
   std::deque<tlm::tlm_generic_payload*> stalled_;  // AT: stores waiting for that room
 };

@@ -168,6 +168,7 @@ void Sender::send_next() {
     queue_.pop_front();
     tlm::tlm_phase p = tlm::BEGIN_REQ;
     waiting_end_req_ = true;
+    pending_ = tr;
     const tlm::tlm_sync_enum r = out->nb_transport_fw(*tr, p, d);
     if (r == tlm::TLM_COMPLETED) {  // a target that answers at once
       waiting_end_req_ = false;
@@ -187,6 +188,7 @@ void Sender::send_next() {
 tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
                                            sc_time& delay) {
   if (phase == tlm::END_REQ) {
+    if (&tr != pending_) return tlm::TLM_ACCEPTED;  // not the request that waits
     if (delay > SC_ZERO_TIME) {
       end_req_ev_.notify(delay);
       return tlm::TLM_ACCEPTED;
@@ -197,7 +199,7 @@ tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tl
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
-    if (waiting_end_req_) {  // BEGIN_RESP implies END_REQ
+    if (waiting_end_req_ && &tr == pending_) {  // its BEGIN_RESP implies its END_REQ
       waiting_end_req_ = false;
       if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
       if (on_ready_) on_ready_();

@@ -114,6 +114,7 @@ class Sender : public sc_core::sc_module {
   };
   std::deque<Queued> queue_;
   bool waiting_end_req_ = false;
+  tlm::tlm_generic_payload* pending_ = nullptr;  // the request waiting for its END_REQ
   sc_core::sc_event send_ev_, end_req_ev_;
 };
 

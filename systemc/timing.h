@@ -57,12 +57,18 @@ class Calendar {
   Cycle book(Cycle t, double units) {
     std::uint64_t bin = t / kBinCycles;
     if (bin < base_) bin = base_;
+    if (bin < full_below_) bin = full_below_;  // every bin before it is full
     double left = units;
     busy_ += units;
     for (;;) {
       advance_to(bin);
       double& u = used_[bin % kWindowBins];
       const double room = cap_ - u;
+      if (room <= 0) {  // full: never look at it again
+        if (bin == full_below_) ++full_below_;
+        ++bin;
+        continue;
+      }
       if (room >= left) {
         u += left;
         // The bin is a bucket: its units move in arrival order of booking, so the booking
@@ -72,10 +78,9 @@ class Calendar {
         const Cycle own = t + Cycle(units / per_cycle_ + 0.999999) - 1;
         return std::max({t, end, own});
       }
-      if (room > 0) {
-        left -= room;
-        u = cap_;
-      }
+      left -= room;
+      u = cap_;
+      if (bin == full_below_) ++full_below_;
       ++bin;
     }
   }
@@ -96,6 +101,7 @@ class Calendar {
   std::vector<double> used_;
   std::uint64_t base_ = 0;
   std::uint64_t top_ = kNone;
+  std::uint64_t full_below_ = 0;  // the bins in [base_, full_below_) are full
   double busy_ = 0.0;
 };
 
@@ -128,6 +134,7 @@ class TimedHeap {
     if (!heap_.empty()) notify(wake);
   }
   bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
 
  private:
   struct Entry {
