@@ -204,6 +204,36 @@ TEST_P(Ordering, MbarWaitHoldsTheWarpUntilThePhaseCompletes) {
   EXPECT_GE(one(o.log, Event::Issue, s.id_of(3)), phases[0].cycle) << dump(o.log);
 }
 
+// A warp that waits for a phase no operation completes (no arrive, no st.async): the run ends
+// with an error naming the deadlock (AT: the LSU never finishes; LT: the wait cannot be
+// satisfied in stream order), never a hang, and the stores before the wait still pass the
+// golden-image check (nothing already computed is lost).
+TEST_P(Ordering, AWaitThatNeverCompletesIsAnErrorNotAHang) {
+  Script s;
+  s.mc.cluster_ctas = 2;
+  s.mc.warps_per_cta = 1;
+  s.mc.shared_bytes = kBuf + kAsyncBytes;
+  s.setup = [](golden::MachineState& m) {
+    m.set_mbar(0, kMbar, golden::MbarState{0, 1, 1, 0});
+    return true;
+  };
+  s.store("st.global.b32 [%rd1], %r1;", 0, 0, 0, 1u, [](unsigned) { return kBase + 0x6000; });
+  s.other(OpKind::MbarWait, 0, 0, 0, kMbar, 0, 0);
+  s.store("st.global.b32 [%rd1], %r1;", 0, 0, 0, 1u, [](unsigned) { return kBase + 0x6080; });
+  const Outcome o = run_script(s, cfg());
+  EXPECT_FALSE(o.report.ok);
+  EXPECT_FALSE(o.report.mismatch.has_value() && o.report.mismatch->space != "global")
+      << mismatch_text(o.report);
+  std::string all;
+  for (const std::string& e : o.report.errors) all += e + "\n";
+  if (GetParam() == SimMode::At) {
+    EXPECT_NE(all.find("deadlock"), std::string::npos) << all;
+  } else {
+    EXPECT_NE(all.find("which no earlier operation of the workload completes"), std::string::npos)
+        << all;
+  }
+}
+
 // --- tcgen05.st ---------------------------------------------------------------------------
 // Warp 0: tcgen05.st (TMEM lanes 0..31, columns 0..3), a global store, tcgen05.wait::st, a
 // second global store. The LSU does not wait for the tcgen05.st before the first global store
