@@ -71,6 +71,37 @@ void BM_TlmStore(benchmark::State& state) {
   state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
 
+// One SM's view: the same LSU, L1, crossbar, 4 L2 slices of 1 MiB and DRAM, a working set of
+// 1 MiB. Against BM_TlmStore (h100: 132 L1s and 80 slices, 57 MiB of modelled cache arrays that
+// mostly miss the host's caches) this separates the model's own per-store cost from the cost
+// of touching a whole GPU's caches. Args: mode (0 LT, 1 AT), warps per iteration.
+void BM_TlmStoreOneSm(benchmark::State& state) {
+  sim::SimConfig cfg = *sim::preset("h100");
+  cfg.gpu.sms = 1;
+  cfg.l2.slices = 4;
+  cfg.l2.slice_bytes = 1 << 20;
+  cfg.sim.mode = state.range(0) ? sim::SimMode::At : sim::SimMode::Lt;
+  const auto warps = std::uint64_t(state.range(1));
+  std::uint64_t ops = 0;
+  for (auto _ : state) {
+    std::string err;
+    sim::GenParams p = params(kCases[0], warps, 1);
+    p.footprint = 1 << 20;
+    auto w = sim::make_generator("stream", p, err);
+    sim::TlmModel model(cfg, w->model_config());
+    if (!w->setup(model.image(), err)) {
+      state.SkipWithError(err.c_str());
+      return;
+    }
+    model.run(*w);
+    state.SetIterationTime(model.stats().host_seconds);
+    ops += model.stats().warp_ops;
+  }
+  state.SetItemsProcessed(std::int64_t(ops));
+  state.SetLabel(std::string("stream width=4, 1 SM, 4 MiB L2") + (state.range(0) ? " at" : " lt"));
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+}
+
 void BM_GoldenReference(benchmark::State& state) {
   const Case& c = kCases[state.range(0)];
   const auto warps = std::uint64_t(state.range(1));
@@ -107,6 +138,11 @@ void golden_cases(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_TlmStore)->Apply(lt_and_at)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TlmStoreOneSm)
+    ->Args({0, 300000})
+    ->Args({1, 100000})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GoldenReference)->Apply(golden_cases)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace

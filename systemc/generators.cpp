@@ -23,10 +23,19 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+namespace {
+// The value of (lane, element) from the op's seed: one multiply-xorshift round each half, so a
+// warp's 32..256 values cost one splitmix64 in all.
+golden::RegValue value_of_seed(std::uint64_t seed, unsigned lane, unsigned element) {
+  std::uint64_t k = seed ^ ((std::uint64_t(element) << 8 | lane) + 1) * 0x9E3779B97F4A7C15ull;
+  k = (k ^ (k >> 29)) * 0xBF58476D1CE4E5B9ull;
+  k ^= k >> 32;
+  return golden::RegValue{k, (k ^ (k >> 31)) * 0x94D049BB133111EBull};
+}
+}  // namespace
+
 golden::RegValue op_value(std::uint64_t op, unsigned lane, unsigned element) {
-  const std::uint64_t k =
-      splitmix64(op ^ (std::uint64_t(element) << 56 | std::uint64_t(lane) << 48));
-  return golden::RegValue{k, splitmix64(k)};
+  return value_of_seed(splitmix64(op), lane, element);
 }
 
 namespace {
@@ -110,8 +119,9 @@ void store_op(WarpOp& op, const isa::Instruction& ins, std::uint64_t index, unsi
   begin_op(op, OpKind::Store, sm, cta, warp, active);
   op.ins = &ins;
   op.ops.src.resize(std::size_t(elems) * 32);
+  const std::uint64_t seed = splitmix64(index);  // op_value(index, l, e), the seed once
   for (unsigned e = 0; e < elems; ++e)
-    for (unsigned l = 0; l < 32; ++l) op.ops.src[e * 32 + l] = op_value(index, l, e);
+    for (unsigned l = 0; l < 32; ++l) op.ops.src[e * 32 + l] = value_of_seed(seed, l, e);
 }
 
 // What the generators share: name, parameters, the op counter.

@@ -67,7 +67,8 @@ class Workload {
 };
 
 // The data every workload stores: a deterministic function of (op index, lane, element), so
-// the golden and TLM models see identical values (splitmix64 of the three).
+// the golden and TLM models see identical values (splitmix64 of the op index, then a
+// multiply-xorshift of the lane and element).
 std::uint64_t splitmix64(std::uint64_t x);
 golden::RegValue op_value(std::uint64_t op, unsigned lane, unsigned element);
 
