@@ -42,6 +42,27 @@ sim::GenParams params(const Case& c, std::uint64_t warps, std::uint32_t sms) {
   return p;
 }
 
+// One timed run of `workload` on a fresh model (its construction and the set-up untimed); adds
+// the warp ops to `ops`. False (the benchmark skipped with the error) when it cannot run.
+bool run_once(benchmark::State& state, const sim::SimConfig& cfg, const char* workload,
+              const sim::GenParams& p, std::uint64_t& ops) {
+  std::string err;
+  auto w = sim::make_generator(workload, p, err);
+  if (!w) {
+    state.SkipWithError(err.c_str());
+    return false;
+  }
+  sim::TlmModel model(cfg, w->model_config());
+  if (!w->setup(model.image(), err)) {
+    state.SkipWithError(err.c_str());
+    return false;
+  }
+  model.run(*w);
+  state.SetIterationTime(model.stats().host_seconds);
+  ops += model.stats().warp_ops;
+  return true;
+}
+
 // Args: case index, mode (0 LT, 1 AT), warps per iteration.
 void BM_TlmStore(benchmark::State& state) {
   const Case& c = kCases[state.range(0)];
@@ -49,22 +70,8 @@ void BM_TlmStore(benchmark::State& state) {
   cfg.sim.mode = state.range(1) ? sim::SimMode::At : sim::SimMode::Lt;
   const auto warps = std::uint64_t(state.range(2));
   std::uint64_t ops = 0;
-  for (auto _ : state) {
-    std::string err;
-    auto w = sim::make_generator(c.workload, params(c, warps, cfg.gpu.sms), err);
-    if (!w) {
-      state.SkipWithError(err.c_str());
-      return;
-    }
-    sim::TlmModel model(cfg, w->model_config());
-    if (!w->setup(model.image(), err)) {
-      state.SkipWithError(err.c_str());
-      return;
-    }
-    model.run(*w);
-    state.SetIterationTime(model.stats().host_seconds);
-    ops += model.stats().warp_ops;
-  }
+  for (auto _ : state)
+    if (!run_once(state, cfg, c.workload, params(c, warps, cfg.gpu.sms), ops)) return;
   state.SetItemsProcessed(std::int64_t(ops));
   state.SetLabel(std::string(c.workload) + " width=" + std::to_string(c.width) +
                  (state.range(1) ? " at" : " lt"));
@@ -83,20 +90,10 @@ void BM_TlmStoreOneSm(benchmark::State& state) {
   cfg.sim.mode = state.range(0) ? sim::SimMode::At : sim::SimMode::Lt;
   const auto warps = std::uint64_t(state.range(1));
   std::uint64_t ops = 0;
-  for (auto _ : state) {
-    std::string err;
-    sim::GenParams p = params(kCases[0], warps, 1);
-    p.footprint = 1 << 20;
-    auto w = sim::make_generator("stream", p, err);
-    sim::TlmModel model(cfg, w->model_config());
-    if (!w->setup(model.image(), err)) {
-      state.SkipWithError(err.c_str());
-      return;
-    }
-    model.run(*w);
-    state.SetIterationTime(model.stats().host_seconds);
-    ops += model.stats().warp_ops;
-  }
+  sim::GenParams p = params(kCases[0], warps, 1);
+  p.footprint = 1 << 20;
+  for (auto _ : state)
+    if (!run_once(state, cfg, "stream", p, ops)) return;
   state.SetItemsProcessed(std::int64_t(ops));
   state.SetLabel(std::string("stream width=4, 1 SM, 4 MiB L2") + (state.range(0) ? " at" : " lt"));
   state.counters["peak_rss_MiB"] = peak_rss_mib();
