@@ -101,14 +101,17 @@ sim::RunReport run_generator(const std::string& name, const sim::SimConfig& cfg,
   return model.run_checked(*wl, *ref, gold);
 }
 
-const char* const kGenerators[] = {"stream", "scatter", "flag_publish", "dsmem_ring"};
-
+// Every built-in generator (sim::generators()); those of 32 lines per warp store and the
+// latency chains at a quarter of the warps, to keep the default suite short.
 void run_generators(const Case& c, std::uint64_t warps) {
   const sim::SimConfig cfg = small_config(c.mode);
   const sim::CoreFactory f = factory(c.blocks);
-  for (const char* g : kGenerators) {
+  for (const sim::GeneratorInfo& info : sim::generators()) {
+    const std::string& g = info.name;
+    const bool heavy = g == "bank_conflict" || g == "strided" || g == "partial" ||
+                       g == "tcgen05_epilogue" || g.rfind("chain_", 0) == 0;
     const auto t0 = std::chrono::steady_clock::now();
-    const sim::RunReport r = run_generator(g, cfg, f, warps);
+    const sim::RunReport r = run_generator(g, cfg, f, heavy ? warps / 4 : warps);
     EXPECT_TRUE(r.ok) << g << ": " << sim::mismatch_text(r);
     testing::Test::RecordProperty(
         std::string(g) + "_seconds",
