@@ -105,7 +105,8 @@ std::string Stats::to_json(const std::string& config_json, const std::string& wo
   nlohmann::ordered_json bw;
   bw["stored_bytes_per_second"] = bandwidth(get(Metric::BytesStored));
   bw["l2_write_bytes_per_second"] = bandwidth(get(Metric::L2Sectors) * 32);
-  bw["dram_write_bytes_per_second"] = bandwidth(get(Metric::DramBytesWrite));
+  bw["dram_write_bytes_per_second"] = bandwidth(dram_bytes_in_run);
+  j["dram_bytes_at_final_flush"] = dram_bytes_at_flush();
   j["bandwidth"] = bw;
   nlohmann::ordered_json lat;
   for (std::size_t c = 0; c < kStoreClasses; ++c)
@@ -124,7 +125,8 @@ std::string Stats::to_csv() const {
   for (std::size_t i = 0; i < std::size_t(Metric::kCount); ++i)
     o << metric_name(Metric(i)) << "," << counters[i] << "\n";
   o << "bandwidth.stored_bytes_per_second," << bandwidth(get(Metric::BytesStored)) << "\n";
-  o << "bandwidth.dram_write_bytes_per_second," << bandwidth(get(Metric::DramBytesWrite)) << "\n";
+  o << "dram_bytes_at_final_flush," << dram_bytes_at_flush() << "\n";
+  o << "bandwidth.dram_write_bytes_per_second," << bandwidth(dram_bytes_in_run) << "\n";
   for (std::size_t c = 0; c < kStoreClasses; ++c) {
     const LatencyHistogram& h = latency[c];
     if (!h.count()) continue;

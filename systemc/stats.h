@@ -72,6 +72,10 @@ struct Stats {
   double core_mhz = 0;
   std::uint64_t warp_ops = 0;  // workload ops run (stores, arrives, waits)
   double host_seconds = 0;     // wall-clock time of the simulation
+  // DRAM bytes written before the final drain and flush (the run's own write-backs); the
+  // DRAM bandwidth is these over the run's time. dram__bytes_write.sum counts the flush too.
+  double dram_bytes_in_run = 0;
+  double dram_bytes_at_flush() const { return get(Metric::DramBytesWrite) - dram_bytes_in_run; }
 
   void add(Metric m, double v = 1.0) { counters[std::size_t(m)] += v; }
   double get(Metric m) const { return counters[std::size_t(m)]; }

@@ -246,6 +246,7 @@ RunReport TlmModel::run_checked(Workload& w, Workload& reference, golden::Machin
 RunReport TlmModel::finish(const golden::MachineState& golden, bool dram_all) {
   activate();
   stats_.cycles = std::max(stats_.cycles, top_->lsu.last_cycle());
+  stats_.dram_bytes_in_run = stats_.get(Metric::DramBytesWrite);
   Cycle t = std::max<Cycle>(tb_->now(), top_->lsu.last_cycle());
   if (cfg_.sim.mode == SimMode::Lt) {
     Cycle end = t;

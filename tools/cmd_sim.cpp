@@ -134,9 +134,9 @@ void print_summary(const sim::Stats& s, const std::string& what) {
             << fmt(s.host_seconds > 0 ? double(s.warp_ops) / s.host_seconds : 0) << " ops/s)\n";
   std::cout << "  stored " << fmt(s.get(Metric::BytesStored))
             << " B: " << fmt(s.bandwidth(s.get(Metric::BytesStored)) / 1e9) << " GB/s; L2 writes "
-            << fmt(s.get(Metric::L2Sectors)) << " sectors; DRAM "
-            << fmt(s.get(Metric::DramBytesWrite)) << " B ("
-            << fmt(s.bandwidth(s.get(Metric::DramBytesWrite)) / 1e9) << " GB/s)\n";
+            << fmt(s.get(Metric::L2Sectors)) << " sectors; DRAM " << fmt(s.dram_bytes_in_run)
+            << " B in the run (" << fmt(s.bandwidth(s.dram_bytes_in_run) / 1e9) << " GB/s), "
+            << fmt(s.dram_bytes_at_flush()) << " B at the final flush\n";
   for (std::size_t c = 0; c < sim::kStoreClasses; ++c) {
     const sim::LatencyHistogram& h = s.latency[c];
     if (!h.count()) continue;
@@ -171,8 +171,8 @@ bool plot_sweep(const std::string& dir, const std::string& key,
     for (const auto& l : s.latency)
       if (l.count() && (!h || l.count() > h->count())) h = &l;
     t << v << " " << s.bandwidth(s.get(sim::Metric::BytesStored)) / 1e9 << " "
-      << s.bandwidth(s.get(sim::Metric::DramBytesWrite)) / 1e9 << " " << (h ? h->percentile(50) : 0)
-      << " " << (h ? h->percentile(99) : 0) << " " << s.cycles << "\n";
+      << s.bandwidth(s.dram_bytes_in_run) / 1e9 << " " << (h ? h->percentile(50) : 0) << " "
+      << (h ? h->percentile(99) : 0) << " " << s.cycles << "\n";
   }
   t.close();
   const std::string script = dir + "/sweep_" + key + ".gp";
