@@ -40,4 +40,20 @@ void pack_l1_req(VlWide<N>& w, const golden::LineRequest& req, const golden::Cac
   put_bytes(w, F::data.lsb, data.data(), golden::kLineBytes);
 }
 
+// A cache block's debug read port (stu_l1_wpath / stu_l2_wslice, combinational): the line of
+// `addr` as golden::SectoredCache::lookup reports it.
+template <typename Dut>
+golden::CacheLookup debug_lookup(Dut& m, uint64_t addr) {
+  golden::CacheLookup r;
+  m.dbg_line_i = addr & ~uint64_t(golden::kLineBytes - 1);
+  m.eval();  // combinational: no clock edge
+  r.hit = m.dbg_hit_o;
+  r.set = m.dbg_set_o;
+  r.way = m.dbg_way_o;
+  r.valid = {get_bits(m.dbg_valid_o, 0, 64), get_bits(m.dbg_valid_o, 64, 64)};
+  r.dirty = {get_bits(m.dbg_dirty_o, 0, 64), get_bits(m.dbg_dirty_o, 64, 64)};
+  r.cls = golden::EvictClass(m.dbg_cls_o);
+  return r;
+}
+
 }  // namespace stu::tb

@@ -137,20 +137,6 @@ golden::CacheGeometry clamp(const golden::CacheGeometry& g, unsigned max_sets, u
   return c;
 }
 
-template <typename Dut>
-golden::CacheLookup debug_lookup(Dut& m, uint64_t addr) {
-  golden::CacheLookup r;
-  m.dbg_line_i = addr & ~uint64_t(golden::kLineBytes - 1);
-  m.eval();  // combinational: no clock edge
-  r.hit = m.dbg_hit_o;
-  r.set = m.dbg_set_o;
-  r.way = m.dbg_way_o;
-  r.valid = {get_bits(m.dbg_valid_o, 0, 64), get_bits(m.dbg_valid_o, 64, 64)};
-  r.dirty = {get_bits(m.dbg_dirty_o, 0, 64), get_bits(m.dbg_dirty_o, 64, 64)};
-  r.cls = golden::EvictClass(m.dbg_cls_o);
-  return r;
-}
-
 // --- L1 write path ---------------------------------------------------------------------------
 
 // Vstu_l1_wpath_max as the L1 core. The block reports hit and merged in its event; the entries

@@ -143,23 +143,7 @@ class RtlCaches {
   }
 
   golden::CacheLookup lookup(bool l1, uint64_t addr) const {
-    golden::CacheLookup r;
-    const uint64_t line = addr & ~uint64_t(golden::kLineBytes - 1);
-    auto read = [&](auto& m) {
-      m.dbg_line_i = line;
-      m.eval();  // combinational: no clock edge
-      r.hit = m.dbg_hit_o;
-      r.set = m.dbg_set_o;
-      r.way = m.dbg_way_o;
-      r.valid = {get_bits(m.dbg_valid_o, 0, 64), get_bits(m.dbg_valid_o, 64, 64)};
-      r.dirty = {get_bits(m.dbg_dirty_o, 0, 64), get_bits(m.dbg_dirty_o, 64, 64)};
-      r.cls = golden::EvictClass(m.dbg_cls_o);
-    };
-    if (l1)
-      read(*l1_);
-    else
-      read(*l2_);
-    return r;
+    return l1 ? debug_lookup(*l1_, addr) : debug_lookup(*l2_, addr);
   }
   size_t write_buffer_entries() const {
     l1_->eval();
