@@ -31,7 +31,6 @@ Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu
       sms_(ctx.cfg.gpu.sms),
       warps_(std::size_t(ctx.cfg.gpu.sms) * 16 * 32) {
   for (SmState& s : sms_) s.issue = Calendar(double(ctx.cfg.lsu.issue_width));
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(ctx.tb.time(ctx.cfg.sim.quantum_cycles));
   qk_.reset();
   SC_HAS_PROCESS(Lsu);
   SC_THREAD(main);
@@ -51,6 +50,7 @@ void Lsu::wait_until(Cycle c) {
 }
 
 void Lsu::main() {
+  qk_.reset();  // the local quantum from this model's global quantum (TlmModel::activate)
   for (;;) {
     PlannedOp op;
     if (!feed_(op)) {

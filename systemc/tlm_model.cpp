@@ -4,6 +4,11 @@
 #include <chrono>
 #include <thread>
 
+#include <systemc>
+#include <tlm>
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
 #include "addr_resolver.h"
 #include "dram.h"
 #include "l1.h"
@@ -80,6 +85,9 @@ struct TlmModel::Top : sc_core::sc_module {
 void TlmModel::activate() const {
   sc_core::sc_curr_simcontext = sim_;
   sc_core::sc_default_global_context = sim_;
+  // TLM-2.0 keeps the global quantum in one process-wide object: each model sets its own
+  // whenever it runs, so models with different quanta can take turns in one process.
+  if (tb_) tlm_utils::tlm_quantumkeeper::set_global_quantum(tb_->time(cfg_.sim.quantum_cycles));
 }
 
 TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
@@ -91,7 +99,8 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   pool_ = std::make_unique<PayloadPool>();
   ctx_ = std::make_unique<SimContext>(SimContext{cfg_, *tb_, stats_, image_, *pool_});
   stats_.core_mhz = cfg_.clock.core_mhz;
-  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);  // before any sc_time exists
+  activate();  // the quantum, now that the clock and the resolution are known
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
   top_->dram.keep_log(true);  // a .sts test reads DRAM's writes; run() turns it off
   if (cores.coalescer) coalescer_ = cores.coalescer();
