@@ -93,7 +93,58 @@ std::string compare(const LineRequest& want, const LineRequest& got) {
 
 bool same_line(const LineRequest& a, const LineRequest& b) { return compare(a, b).empty(); }
 
+namespace {
+
+// Sets bits [begin, begin + len) of `m` (begin + len <= 128).
+void set_range(LineByteMask& m, unsigned begin, unsigned len) {
+  auto bits = [](unsigned from, unsigned to) {  // bits [from, to) of one 64-bit half
+    if (from >= to) return uint64_t(0);
+    const uint64_t upto = to >= 64 ? ~uint64_t(0) : (uint64_t(1) << to) - 1;
+    return upto & ~((uint64_t(1) << from) - 1);
+  };
+  const unsigned end = begin + len;
+  m.lo |= bits(std::min(begin, 64u), std::min(end, 64u));
+  m.hi |= bits(begin > 64 ? begin - 64 : 0, end > 64 ? end - 64 : 0);
+}
+
+// The common case in one pass: the accesses in strictly ascending lane order, to one
+// destination, each inside one line with every byte written (no sink), at ascending offsets
+// that do not overlap. Then no byte is written twice, every access lands in one line, and the
+// lines come out in ascending order, as the general merge would make them. False (nothing
+// appended) when the accesses are not of that shape.
+bool coalesce_ordered(const LaneAccess* a, size_t n, std::vector<LineRequest>& out) {
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned size = a[i].size;
+    const uint32_t full = size >= 32 ? ~0u : (uint32_t(1) << size) - 1;
+    if (size == 0 || a[i].byte_mask != full || (a[i].offset % kLineBytes) + size > kLineBytes)
+      return false;
+    if (i > 0 && (a[i].dest != a[0].dest || a[i].lane <= a[i - 1].lane ||
+                  a[i].offset < a[i - 1].offset + a[i - 1].size))
+      return false;
+  }
+  const size_t first = out.size();
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t line = a[i].offset & ~uint64_t(kLineBytes - 1);
+    if (out.size() == first || out.back().line != line) {
+      out.emplace_back();
+      out.back().dest = a[i].dest;
+      out.back().line = line;
+      out.back().first_lane = a[i].lane;
+    }
+    LineRequest& r = out.back();
+    const unsigned in_line = unsigned(a[i].offset - line);
+    copy_access_bytes(r.data.data() + in_line, a[i].data.data(), a[i].size);
+    set_range(r.bytes, in_line, a[i].size);
+    r.lane_mask |= uint32_t(1) << a[i].lane;
+  }
+  for (size_t i = first; i < out.size(); ++i) out[i].sector_mask = out[i].bytes.sectors();
+  return true;
+}
+
+}  // namespace
+
 void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& out) {
+  if (coalesce_ordered(accesses, n, out)) return;
   const size_t first = out.size();
   size_t hit = first;  // index of the line the previous segment went to
   // Later accesses overwrite earlier ones, so they are merged in ascending lane order: the

@@ -177,7 +177,11 @@ size_t place_lanes(const MachineState& m, const WarpContext& ctx, unsigned size,
     acc.lane = uint8_t(lane);
     acc.size = uint8_t(size);
     acc.byte_mask = byte_mask;
-    acc.dest = r.dest;
+    // Field by field: `r` was just built field by field on the stack, and one 8-byte copy of
+    // it would wait for those narrow stores (a store-forwarding stall on every lane).
+    acc.dest.space = r.dest.space;
+    acc.dest.cta = r.dest.cta;
+    acc.dest.thread = r.dest.thread;
     acc.offset = r.offset;
     steps.fill(acc, lane);
     out.stored_mask |= uint32_t(1) << lane;
@@ -296,8 +300,8 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
         uint8_t* d = acc.data.data() + e * esize;
         // Registers hold values little-endian in the model (the host byte order is checked
         // at the top of this file), so the low `esize` bytes are the stored bytes.
-        std::memcpy(d, &v.lo, esize < 8 ? esize : 8);
-        if (esize > 8) std::memcpy(d + 8, &v.hi, esize - 8);
+        copy_access_bytes(d, &v.lo, esize < 8 ? esize : 8);
+        if (esize > 8) copy_access_bytes(d + 8, &v.hi, esize - 8);
       }
     }
   } steps{m, ins, ops, out, mbars, esize, elems, popcount_bytes(byte_mask), async_weak};

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,34 @@ struct LineByteMask {
   uint8_t sectors() const;
   bool operator==(const LineByteMask& o) const { return lo == o.lo && hi == o.hi; }
 };
+
+// memcpy for the sizes an access has (1..32 bytes): the power-of-two sizes as fixed-size
+// copies (a few moves, no call, no size branches), anything else by memcpy.
+inline void copy_access_bytes(uint8_t* dst, const void* src, unsigned n) {
+  switch (n) {
+    case 1:
+      std::memcpy(dst, src, 1);
+      return;
+    case 2:
+      std::memcpy(dst, src, 2);
+      return;
+    case 4:
+      std::memcpy(dst, src, 4);
+      return;
+    case 8:
+      std::memcpy(dst, src, 8);
+      return;
+    case 16:
+      std::memcpy(dst, src, 16);
+      return;
+    case 32:
+      std::memcpy(dst, src, 32);
+      return;
+    default:
+      std::memcpy(dst, src, n);
+      return;
+  }
+}
 
 struct LaneAccess {
   uint8_t lane = 0;
