@@ -10,7 +10,6 @@ bool pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 uint64_t line_of(uint64_t addr) { return addr & ~uint64_t(kLineBytes - 1); }
 
 LineByteMask operator|(LineByteMask a, LineByteMask b) { return {a.lo | b.lo, a.hi | b.hi}; }
-LineByteMask and_not(LineByteMask a, LineByteMask b) { return {a.lo & ~b.lo, a.hi & ~b.hi}; }
 
 // kByteLanes[b]: byte i is 0xFF when bit i of b is set (8 mask bits -> 8 data bytes).
 struct ByteLanes {
@@ -123,135 +122,184 @@ std::string CacheGeometry::check() const {
 
 // --- sectored cache ------------------------------------------------------------------------
 
-std::optional<SectoredCache> SectoredCache::create(const CacheGeometry& g, std::string* error) {
+namespace {
+
+// Writes the bytes of `src` under `mask` into all of `dst`, the others 0 (`src` nullptr: all 0).
+void store_bytes(uint8_t* dst, const uint8_t* src, const LineByteMask& mask) {
+  if (!src) {
+    std::memset(dst, 0, kLineBytes);
+    return;
+  }
+  if ((mask.lo & mask.hi) == ~uint64_t(0)) {
+    std::memcpy(dst, src, kLineBytes);
+    return;
+  }
+  for (unsigned w = 0; w < kLineBytes / 8; ++w) {
+    uint64_t s;
+    std::memcpy(&s, src + 8 * w, 8);
+    s &= lanes_of(mask, w);
+    std::memcpy(dst + 8 * w, &s, 8);
+  }
+}
+
+}  // namespace
+
+std::optional<SectoredCache> SectoredCache::create(const CacheGeometry& g, std::string* error,
+                                                   CacheData data) {
   const std::string bad = g.check();
   if (!bad.empty()) {
     if (error) *error = bad;
     return std::nullopt;
   }
-  return SectoredCache(g);
+  return SectoredCache(g, data);
 }
 
-SectoredCache::SectoredCache(const CacheGeometry& g)
-    : g_(g),
-      sets_(g.sets()),
-      tags_(size_t(g.bytes / kLineBytes), kNoLine),
-      keys_(size_t(g.bytes / kLineBytes), 0),
-      valid_(size_t(g.bytes / kLineBytes)),
-      dirty_(size_t(g.bytes / kLineBytes)),
-      data_(size_t(g.bytes), uint8_t(0)) {}
+SectoredCache::SectoredCache(const CacheGeometry& g, CacheData data)
+    : g_(g), sets_(g.sets()), ways_(g.ways), keep_data_(data == CacheData::Keep) {
+  const size_t meta_words = size_t(ways_) * (2 + kMaskWords);
+  data_word_ = (meta_words + 7) / 8 * 8;  // whole 64-byte lines
+  set_words_ = data_word_ + (keep_data_ ? size_t(ways_) * kDataWords : 0);
+  // Zero-filled (so every page is touched now, not during the first accesses); then the
+  // tags of free ways.
+  mem_.assign(size_t(sets_) * set_words_, 0);
+  for (uint32_t s = 0; s < sets_; ++s) {
+    uint64_t* tags = tags_of(s);
+    for (uint32_t w = 0; w < ways_; ++w) tags[w] = kNoLine;
+  }
+}
 
-int SectoredCache::find(uint32_t set, uint64_t line) const {
-  const uint64_t* tags = &tags_[size_t(set) * g_.ways];
-  for (uint32_t w = 0; w < g_.ways; ++w)
+int SectoredCache::find(const uint64_t* tags, uint64_t line) const {
+  for (uint32_t w = 0; w < ways_; ++w)
     if (tags[w] == line) return int(w);
   return -1;
 }
 
-uint32_t SectoredCache::victim_way(uint32_t set) const {
-  const uint64_t* keys = &keys_[size_t(set) * g_.ways];
-  uint32_t best = 0;
-  for (uint32_t w = 1; w < g_.ways; ++w)
-    if (keys[w] < keys[best]) best = w;
-  return best;
-}
-
-void SectoredCache::take_out(size_t idx, CacheLineOut& out) const {
-  out.line = tags_[idx];
-  out.valid = valid_[idx];
-  out.dirty = dirty_[idx];
-  out.cls = class_of_key(keys_[idx]);
-  std::memcpy(out.data.data(), &data_[idx * kLineBytes], kLineBytes);
-}
-
-void SectoredCache::free_way(size_t idx) {
-  tags_[idx] = kNoLine;
-  keys_[idx] = 0;
-  valid_[idx] = dirty_[idx] = LineByteMask{};
-  std::memset(&data_[idx * kLineBytes], 0, kLineBytes);
+void SectoredCache::take_out(const uint64_t* tags, uint32_t way, CacheLineOut& out,
+                             bool out_zeroed) const {
+  const uint64_t* m = masks_of(tags, way);
+  out.line = tags[way];
+  out.valid = {m[0], m[1]};
+  out.dirty = {m[2], m[3]};
+  out.cls = class_of_key(tags[ways_ + way]);
+  if (keep_data_ && !out.valid.empty())  // the bytes not valid are 0 in the cache too
+    std::memcpy(out.data.data(), data_of(tags, way), kLineBytes);
+  else if (!out_zeroed)
+    out.data.fill(0);
 }
 
 CacheLookup SectoredCache::lookup(uint64_t addr) const {
   CacheLookup r;
   const uint64_t line = line_of(addr);
   r.set = set_of(line);
-  const int w = find(r.set, line);
+  const uint64_t* tags = tags_of(r.set);
+  const int w = find(tags, line);
   if (w < 0) return r;
-  const size_t idx = size_t(r.set) * g_.ways + unsigned(w);
+  const uint64_t* m = masks_of(tags, uint32_t(w));
   r.hit = true;
   r.way = uint32_t(w);
-  r.valid = valid_[idx];
-  r.dirty = dirty_[idx];
-  r.cls = class_of_key(keys_[idx]);
+  r.valid = {m[0], m[1]};
+  r.dirty = {m[2], m[3]};
+  r.cls = class_of_key(tags[ways_ + unsigned(w)]);
   return r;
 }
 
 const uint8_t* SectoredCache::data(uint64_t addr) const {
+  if (!keep_data_) return nullptr;
   const uint64_t line = line_of(addr);
-  const uint32_t set = set_of(line);
-  const int w = find(set, line);
-  return w < 0 ? nullptr : &data_[(size_t(set) * g_.ways + unsigned(w)) * kLineBytes];
+  const uint64_t* tags = tags_of(set_of(line));
+  const int w = find(tags, line);
+  if (w < 0) return nullptr;
+  return data_of(tags, uint32_t(w));
 }
 
 CacheWriteResult SectoredCache::write(const CacheWrite& wr) {
   CacheWriteResult r;
   const uint64_t line = line_of(wr.line);
   r.set = set_of(line);
-  const int found = find(r.set, line);
-  size_t idx;
-  EvictClass cls;
+  uint64_t* const tags = tags_of(r.set);
+  uint64_t* const keys = tags + ways_;
+  int found = -1;
+  uint32_t v = 0;  // the way of smallest key, the lowest on ties (a free way has key 0)
+  uint64_t vk = keys[0];
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (tags[w] == line) found = int(w);
+    if (keys[w] < vk) {
+      vk = keys[w];
+      v = w;
+    }
+  }
   if (found >= 0) {
     r.hit = true;
     r.way = uint32_t(found);
-    idx = size_t(r.set) * g_.ways + r.way;
-    cls = wr.cls.value_or(class_of_key(keys_[idx]));
-  } else {
-    if (!wr.allocate) return r;
-    r.allocated = true;
-    r.way = victim_way(r.set);
-    idx = size_t(r.set) * g_.ways + r.way;
-    if (tags_[idx] != kNoLine) {
-      r.evicted = true;
-      take_out(idx, r.victim);
+    uint64_t* const m = masks_of(tags, r.way);
+    keys[r.way] = key(wr.cls.value_or(class_of_key(keys[r.way])), ++counter_);
+    m[0] |= wr.bytes.lo;
+    m[1] |= wr.bytes.hi;
+    if (wr.mode == WriteMode::Back) {
+      m[2] |= wr.bytes.lo;
+      m[3] |= wr.bytes.hi;
+    } else {
+      m[2] &= ~wr.bytes.lo;
+      m[3] &= ~wr.bytes.hi;
     }
-    free_way(idx);  // write-validate: no fill from below
-    tags_[idx] = line;
-    cls = wr.cls.value_or(EvictClass::Normal);
+    if (keep_data_ && wr.data) merge_bytes(data_of(tags, r.way), wr.data, wr.bytes);
+    return r;
   }
-  keys_[idx] = key(cls, ++counter_);
-  valid_[idx] = valid_[idx] | wr.bytes;
-  dirty_[idx] =
-      wr.mode == WriteMode::Back ? dirty_[idx] | wr.bytes : and_not(dirty_[idx], wr.bytes);
-  if (wr.data) merge_bytes(&data_[idx * kLineBytes], wr.data, wr.bytes);
+  if (!wr.allocate) return r;
+  r.allocated = true;
+  r.way = v;
+  if (tags[v] != kNoLine) {
+    r.evicted = true;
+    take_out(tags, v, r.victim, true);
+  }
+  // Write-validate: no fill from below. The slot is written once, whole (its bytes not
+  // written become 0), so neither take_out nor invalidate clears it.
+  tags[v] = line;
+  keys[v] = key(wr.cls.value_or(EvictClass::Normal), ++counter_);
+  uint64_t* const m = masks_of(tags, v);
+  m[0] = wr.bytes.lo;
+  m[1] = wr.bytes.hi;
+  m[2] = wr.mode == WriteMode::Back ? wr.bytes.lo : 0;
+  m[3] = wr.mode == WriteMode::Back ? wr.bytes.hi : 0;
+  if (keep_data_) store_bytes(data_of(tags, v), wr.data, wr.bytes);
   return r;
 }
 
 bool SectoredCache::invalidate(uint64_t addr, CacheLineOut* out) {
   const uint64_t line = line_of(addr);
-  const uint32_t set = set_of(line);
-  const int w = find(set, line);
+  uint64_t* const tags = tags_of(set_of(line));
+  const int w = find(tags, line);
   if (w < 0) return false;
-  const size_t idx = size_t(set) * g_.ways + unsigned(w);
-  if (out) take_out(idx, *out);
-  free_way(idx);
+  if (out) take_out(tags, uint32_t(w), *out, false);
+  tags[w] = kNoLine;
+  tags[ways_ + unsigned(w)] = 0;
+  uint64_t* m = masks_of(tags, uint32_t(w));
+  m[0] = m[1] = m[2] = m[3] = 0;
   return true;
 }
 
 size_t SectoredCache::flush(std::vector<CacheLineOut>& out) {
   size_t n = 0;
-  for (size_t idx = 0; idx < tags_.size(); ++idx) {  // set-major, then way
-    if (tags_[idx] == kNoLine || dirty_[idx].empty()) continue;
-    out.emplace_back();
-    take_out(idx, out.back());
-    dirty_[idx] = LineByteMask{};
-    ++n;
+  for (uint32_t s = 0; s < sets_; ++s) {  // set-major, then way
+    uint64_t* const tags = tags_of(s);
+    for (uint32_t w = 0; w < ways_; ++w) {
+      uint64_t* m = masks_of(tags, uint32_t(w));
+      if (tags[w] == kNoLine || (m[2] | m[3]) == 0) continue;
+      out.emplace_back();
+      take_out(tags, w, out.back(), true);
+      m[2] = m[3] = 0;
+      ++n;
+    }
   }
   return n;
 }
 
 size_t SectoredCache::lines_present() const {
   size_t n = 0;
-  for (uint64_t t : tags_) n += t != kNoLine;
+  for (uint32_t s = 0; s < sets_; ++s) {
+    const uint64_t* tags = tags_of(s);
+    for (uint32_t w = 0; w < ways_; ++w) n += tags[w] != kNoLine;
+  }
   return n;
 }
 

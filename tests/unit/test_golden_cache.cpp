@@ -1,14 +1,18 @@
 // The cache piece (cache.h) against expectations computed by hand from the rules in
 // docs/golden.md ("Caches"): a 2-set, 2-way cache of 128-byte lines where every hit, miss and
 // victim can be followed on paper; the L1 and L2 policy tables row by row; the write buffer's
-// merge rule; and a seeded random check that a flushed hierarchy leaves DRAM equal to what the
-// stores wrote (STU_SEED reproduces a run).
+// merge rule; a seeded random check that a flushed hierarchy leaves DRAM equal to what the
+// stores wrote; and a seeded random differential test of SectoredCache (CacheData::Keep and
+// Drop) against a straightforward reference written from the rules (STU_SEED reproduces a
+// run).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <random>
+#include <sstream>
 
 #include "stu/golden/cache.h"
 
@@ -283,6 +287,68 @@ TEST(GoldenCache, FlushDrainsDirtyLinesInSetThenWayOrderAndCleansThem) {
   EXPECT_EQ(c.lookup(0x000).valid, (LineByteMask{0xF, 0}));
   out.clear();
   EXPECT_EQ(c.flush(out), 0u);
+}
+
+TEST(GoldenCache, DropKeepsTheSameLinesAndMasksButNoData) {
+  SectoredCache keep = tiny();
+  SectoredCache drop = *SectoredCache::create(kTiny, nullptr, CacheData::Drop);
+  EXPECT_EQ(keep.data_mode(), CacheData::Keep);
+  EXPECT_EQ(drop.data_mode(), CacheData::Drop);
+  Payload p, p1, p2, p3, p4;
+  const CacheWrite writes[] = {wr(0x000, 0, 4, p1, 0x20), wr(0x000, 64, 2, p2, 0x20),
+                               wr(0x100, 0, 4, p3), wr(0x080, 8, 8, p4, 0x30)};
+  for (const CacheWrite& w : writes) {
+    const CacheWriteResult a = keep.write(w), b = drop.write(w);
+    EXPECT_EQ(a.hit, b.hit);
+    EXPECT_EQ(a.way, b.way);
+  }
+  for (uint64_t line : {0x000, 0x080, 0x100}) {
+    const CacheLookup a = keep.lookup(line), b = drop.lookup(line);
+    EXPECT_TRUE(a.hit && b.hit);
+    EXPECT_EQ(a.way, b.way);
+    EXPECT_EQ(a.valid, b.valid);
+    EXPECT_EQ(a.dirty, b.dirty);
+    EXPECT_NE(keep.data(line), nullptr);
+    EXPECT_EQ(drop.data(line), nullptr);
+  }
+  // 0x200 evicts 0x000 (oldest) in both; only Keep's victim carries the bytes.
+  const CacheWriteResult a = keep.write(wr(0x200, 0, 4, p)), b = drop.write(wr(0x200, 0, 4, p));
+  ASSERT_TRUE(a.evicted && b.evicted);
+  EXPECT_EQ(b.victim.line, 0x000u);
+  EXPECT_EQ(b.victim.dirty, (LineByteMask{0xF, 0x3}));
+  EXPECT_EQ(b.victim.valid, a.victim.valid);
+  EXPECT_EQ(a.victim.data[0], 0x20);
+  const std::array<uint8_t, kLineBytes> zeros{};
+  EXPECT_EQ(b.victim.data, zeros);
+  // invalidate() zeroes the caller's data; flush() returns the same lines, data all 0.
+  CacheLineOut out;
+  out.data.fill(0xEE);
+  EXPECT_TRUE(drop.invalidate(0x080, &out));
+  EXPECT_EQ(out.dirty, (LineByteMask{0xFF00, 0}));
+  EXPECT_EQ(out.data, zeros);
+  std::vector<CacheLineOut> fk, fd;
+  EXPECT_EQ(keep.flush(fk), 3u);
+  EXPECT_EQ(drop.flush(fd), 2u);  // 0x080 was invalidated in `drop` only
+  ASSERT_EQ(fd.size(), 2u);
+  EXPECT_EQ(fd[0].line, fk[0].line);
+  EXPECT_EQ(fd[0].dirty, fk[0].dirty);
+  EXPECT_EQ(fd[1].line, fk[1].line);
+  EXPECT_EQ(fd[0].data, zeros);
+  EXPECT_EQ(fd[1].data, zeros);
+}
+
+TEST(GoldenCache, ACopyIsIndependent) {
+  SectoredCache c = tiny();
+  Payload p;
+  c.write(wr(0x000, 0, 4, p, 0x20));
+  SectoredCache d = c;
+  d.write(wr(0x000, 0, 4, p, 0x40));
+  d.write(wr(0x080, 0, 4, p, 0x40));
+  EXPECT_EQ(c.data(0x000)[0], 0x20);
+  EXPECT_EQ(d.data(0x000)[0], 0x40);
+  EXPECT_FALSE(c.lookup(0x080).hit);
+  EXPECT_EQ(c.lines_present(), 1u);
+  EXPECT_EQ(d.lines_present(), 2u);
 }
 
 // --- L1 policy table -------------------------------------------------------------------------
@@ -831,6 +897,295 @@ TEST(GoldenHierarchy, RandomStreamsFlushToTheStoredImage) {
   }
   std::cout << "checked " << stores << " stores, " << dram_writes << " DRAM writes, " << merged
             << " merges\n";
+}
+
+// --- random: SectoredCache against a straightforward reference --------------------------------
+
+// The rules of cache.h, written the plain way: per set a vector of ways, each with a present
+// flag, line address, class, stamp, masks and data; victims chosen by class then stamp.
+class RefCache {
+ public:
+  struct Way {
+    bool present = false;
+    uint64_t line = 0;
+    EvictClass cls = EvictClass::Normal;
+    uint64_t stamp = 0;
+    LineByteMask valid, dirty;
+    std::array<uint8_t, kLineBytes> data{};
+  };
+
+  RefCache(uint32_t sets, uint32_t ways, bool keep)
+      : sets_(sets), keep_(keep), set_(sets, std::vector<Way>(ways)) {}
+
+  uint32_t set_of(uint64_t addr) const { return uint32_t(addr / kLineBytes % sets_); }
+  static uint64_t line_of(uint64_t addr) { return addr - addr % kLineBytes; }
+
+  int find(uint64_t addr) const {
+    const std::vector<Way>& ways = set_[set_of(addr)];
+    for (size_t w = 0; w < ways.size(); ++w)
+      if (ways[w].present && ways[w].line == line_of(addr)) return int(w);
+    return -1;
+  }
+
+  CacheLineOut out_of(const Way& x) const {
+    CacheLineOut o;
+    o.line = x.line;
+    o.valid = x.valid;
+    o.dirty = x.dirty;
+    o.cls = x.cls;
+    if (keep_)
+      for (unsigned i = 0; i < kLineBytes; ++i) o.data[i] = x.valid.test(i) ? x.data[i] : 0;
+    return o;
+  }
+
+  CacheWriteResult write(const CacheWrite& w) {
+    CacheWriteResult r;
+    r.set = set_of(w.line);
+    std::vector<Way>& ways = set_[r.set];
+    const int f = find(w.line);
+    Way* x;
+    if (f >= 0) {
+      r.hit = true;
+      r.way = uint32_t(f);
+      x = &ways[r.way];
+      if (w.cls) x->cls = *w.cls;
+    } else {
+      if (!w.allocate) return r;
+      r.allocated = true;
+      int v = -1;
+      for (size_t i = 0; i < ways.size() && v < 0; ++i)
+        if (!ways[i].present) v = int(i);  // rule 1: the lowest free way
+      if (v < 0) {                         // rule 2: lowest class, then oldest stamp
+        v = 0;
+        for (size_t i = 1; i < ways.size(); ++i) {
+          const Way& a = ways[i];
+          const Way& b = ways[size_t(v)];
+          if (a.cls < b.cls || (a.cls == b.cls && a.stamp < b.stamp)) v = int(i);
+        }
+        r.evicted = true;
+        r.victim = out_of(ways[size_t(v)]);
+      }
+      r.way = uint32_t(v);
+      x = &ways[r.way];
+      *x = Way{};
+      x->present = true;
+      x->line = line_of(w.line);
+      x->cls = w.cls.value_or(EvictClass::Normal);
+    }
+    x->stamp = ++counter_;
+    for (unsigned i = 0; i < kLineBytes; ++i) {
+      if (!w.bytes.test(i)) continue;
+      x->valid.set(i);
+      if (w.mode == WriteMode::Back)
+        x->dirty.set(i);
+      else
+        (i < 64 ? x->dirty.lo : x->dirty.hi) &= ~(uint64_t(1) << (i % 64));
+      if (w.data) x->data[i] = w.data[i];
+    }
+    return r;
+  }
+
+  CacheLookup lookup(uint64_t addr) const {
+    CacheLookup l;
+    l.set = set_of(addr);
+    const int f = find(addr);
+    if (f < 0) return l;
+    const Way& x = set_[l.set][size_t(f)];
+    l.hit = true;
+    l.way = uint32_t(f);
+    l.valid = x.valid;
+    l.dirty = x.dirty;
+    l.cls = x.cls;
+    return l;
+  }
+
+  // The bytes data() must show: valid bytes, the others 0. False when data() must be null.
+  bool data(uint64_t addr, std::array<uint8_t, kLineBytes>& d) const {
+    const int f = find(addr);
+    if (f < 0 || !keep_) return false;
+    d = out_of(set_[set_of(addr)][size_t(f)]).data;
+    return true;
+  }
+
+  bool invalidate(uint64_t addr, CacheLineOut* out) {
+    const int f = find(addr);
+    if (f < 0) return false;
+    Way& x = set_[set_of(addr)][size_t(f)];
+    if (out) *out = out_of(x);
+    x = Way{};
+    return true;
+  }
+
+  size_t flush(std::vector<CacheLineOut>& out) {
+    size_t n = 0;
+    for (std::vector<Way>& ways : set_)
+      for (Way& x : ways) {
+        if (!x.present || x.dirty.empty()) continue;
+        out.push_back(out_of(x));
+        x.dirty = {};
+        ++n;
+      }
+    return n;
+  }
+
+  size_t lines_present() const {
+    size_t n = 0;
+    for (const std::vector<Way>& ways : set_)
+      for (const Way& x : ways) n += x.present;
+    return n;
+  }
+
+ private:
+  uint32_t sets_;
+  bool keep_;
+  uint64_t counter_ = 0;
+  std::vector<std::vector<Way>> set_;
+};
+
+void expect_same(const CacheLineOut& a, const CacheLineOut& b) {
+  EXPECT_EQ(a.line, b.line);
+  EXPECT_EQ(a.valid, b.valid);
+  EXPECT_EQ(a.dirty, b.dirty);
+  EXPECT_EQ(a.cls, b.cls);
+  EXPECT_EQ(a.data, b.data);
+}
+
+void expect_same(const CacheLookup& a, const CacheLookup& b) {
+  EXPECT_EQ(a.hit, b.hit);
+  EXPECT_EQ(a.set, b.set);
+  EXPECT_EQ(a.way, b.way);
+  EXPECT_EQ(a.valid, b.valid);
+  EXPECT_EQ(a.dirty, b.dirty);
+  EXPECT_EQ(a.cls, b.cls);
+}
+
+void expect_same_data(const SectoredCache& c, const RefCache& ref, uint64_t addr) {
+  std::array<uint8_t, kLineBytes> want;
+  const uint8_t* got = c.data(addr);
+  if (!ref.data(addr, want)) {
+    EXPECT_EQ(got, nullptr);
+    return;
+  }
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(std::memcmp(got, want.data(), kLineBytes), 0);
+}
+
+LineByteMask random_mask(std::mt19937_64& rng) {
+  switch (rng() % 6) {
+    case 0:
+      return {~uint64_t(0), ~uint64_t(0)};  // the whole line
+    case 1:
+      return {};  // no byte
+    case 2: {     // one sector
+      const unsigned s = unsigned(rng() % kSectorsPerLine);
+      const uint64_t m = ~uint64_t(0) >> 32;
+      return s < 2 ? LineByteMask{m << (32 * s), 0} : LineByteMask{0, m << (32 * (s - 2))};
+    }
+    case 3: {  // a run of bytes
+      LineByteMask m;
+      const unsigned first = unsigned(rng() % kLineBytes);
+      const unsigned n = 1 + unsigned(rng() % (kLineBytes - first));
+      for (unsigned i = first; i < first + n; ++i) m.set(i);
+      return m;
+    }
+    default:
+      return {rng() & rng(), rng() | rng()};  // scattered bytes
+  }
+}
+
+std::optional<EvictClass> random_class(std::mt19937_64& rng) {
+  const unsigned k = unsigned(rng() % 4);
+  if (k == 3) return std::nullopt;
+  return EvictClass(k);
+}
+
+// One geometry, one data mode: `ops` random calls on both, every returned field compared.
+void differential_run(uint64_t seed, uint32_t ways, uint32_t sets, CacheData mode, int ops) {
+  std::ostringstream what;
+  what << "seed " << seed << ", " << ways << " ways x " << sets << " sets, "
+       << (mode == CacheData::Keep ? "keep" : "drop");
+  SCOPED_TRACE(what.str());
+  std::mt19937_64 rng(seed);
+  const CacheGeometry g{uint64_t(kLineBytes) * ways * sets, ways};
+  std::optional<SectoredCache> made = SectoredCache::create(g, nullptr, mode);
+  ASSERT_TRUE(made);
+  SectoredCache& c = *made;
+  ASSERT_EQ(g.sets(), sets);
+  RefCache ref(sets, ways, mode == CacheData::Keep);
+  // Lines: about three per way of the cache, so sets fill up, hit and evict; some far apart
+  // (same set, different high bits).
+  const uint64_t nlines = uint64_t(ways) * sets * 3;
+  const auto random_addr = [&] {
+    uint64_t a = (rng() % nlines) * kLineBytes + rng() % kLineBytes;  // low bits ignored
+    if (rng() % 4 == 0) a += uint64_t(1 + rng() % 3) << 40;
+    return a;
+  };
+  std::vector<uint8_t> payload(kLineBytes);
+  for (int op = 0; op < ops; ++op) {
+    SCOPED_TRACE("op " + std::to_string(op));
+    const unsigned kind = unsigned(rng() % 100);
+    const uint64_t addr = random_addr();
+    if (kind < 70) {  // write
+      CacheWrite w;
+      w.line = addr;
+      w.bytes = random_mask(rng);
+      for (uint8_t& b : payload) b = uint8_t(rng());
+      w.data = rng() % 8 == 0 ? nullptr : payload.data();
+      w.cls = random_class(rng);
+      w.allocate = rng() % 6 != 0;
+      w.mode = rng() % 3 == 0 ? WriteMode::Through : WriteMode::Back;
+      const CacheWriteResult a = c.write(w), b = ref.write(w);
+      EXPECT_EQ(a.hit, b.hit);
+      EXPECT_EQ(a.allocated, b.allocated);
+      EXPECT_EQ(a.set, b.set);
+      EXPECT_EQ(a.way, b.way);
+      EXPECT_EQ(a.evicted, b.evicted);
+      expect_same(a.victim, b.victim);
+    } else if (kind < 80) {  // invalidate, with or without `out`
+      const bool with_out = rng() % 2;
+      CacheLineOut oa, ob;
+      oa.line = ob.line = 0x1234;  // what a miss leaves alone
+      oa.data.fill(0xEE);          // what a hit overwrites
+      ob.data.fill(0xEE);
+      EXPECT_EQ(c.invalidate(addr, with_out ? &oa : nullptr),
+                ref.invalidate(addr, with_out ? &ob : nullptr));
+      expect_same(oa, ob);
+    } else if (kind < 83) {  // flush, appended to what `out` holds
+      std::vector<CacheLineOut> fa(1), fb(1);
+      EXPECT_EQ(c.flush(fa), ref.flush(fb));
+      ASSERT_EQ(fa.size(), fb.size());
+      for (size_t i = 0; i < fa.size(); ++i) expect_same(fa[i], fb[i]);
+    } else if (kind < 93) {
+      expect_same(c.lookup(addr), ref.lookup(addr));
+    } else {
+      expect_same_data(c, ref, addr);
+    }
+    EXPECT_EQ(c.set_of(addr), ref.set_of(addr));
+    if (testing::Test::HasFailure()) return;  // the first difference is the one to read
+    if (op % 256 == 255) {                    // the whole state
+      EXPECT_EQ(c.lines_present(), ref.lines_present());
+      for (uint64_t l = 0; l < nlines; ++l)
+        for (uint64_t hi : {uint64_t(0), uint64_t(1) << 40}) {
+          expect_same(c.lookup(l * kLineBytes + hi), ref.lookup(l * kLineBytes + hi));
+          expect_same_data(c, ref, l * kLineBytes + hi);
+        }
+      if (testing::Test::HasFailure()) return;
+    }
+  }
+}
+
+TEST(GoldenCacheDifferential, RandomCallsMatchTheReference) {
+  const uint64_t seed = seed_from_env();
+  std::cout << "GoldenCacheDifferential seed " << seed << " (set STU_SEED to reproduce)\n";
+  testing::Test::RecordProperty("seed", std::to_string(seed));
+  const std::pair<uint32_t, uint32_t> geometries[] = {
+      {1, 1}, {1, 8}, {2, 1}, {2, 4}, {4, 2}, {4, 16}, {8, 4}, {16, 2}, {32, 1}, {64, 1}, {64, 4}};
+  uint64_t run = 0;
+  for (const auto& [ways, sets] : geometries)
+    for (CacheData mode : {CacheData::Keep, CacheData::Drop}) {
+      differential_run(seed + run++, ways, sets, mode, 20000);
+      if (HasFailure()) return;
+    }
 }
 
 }  // namespace

@@ -18,7 +18,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,7 +66,8 @@ struct CacheLineOut {
   LineByteMask valid;
   LineByteMask dirty;
   EvictClass cls = EvictClass::Normal;
-  std::array<uint8_t, kLineBytes> data{};  // every valid byte; bytes not valid are 0
+  std::array<uint8_t, kLineBytes> data{};  // every valid byte; bytes not valid are 0 (all 0
+                                           // from a CacheData::Drop cache)
 };
 
 // One write into a cache: the bytes of one line.
@@ -96,6 +99,35 @@ struct CacheLookup {
   EvictClass cls = EvictClass::Normal;
 };
 
+// Whether a SectoredCache keeps the lines' data bytes. Drop keeps tags, classes, stamps and the
+// valid and dirty masks only (no data array is allocated): data() returns nullptr and the
+// data of every CacheLineOut it returns (victims, invalidated and flushed lines) is all 0.
+// Hits, victims, masks and classes are exactly those of a Keep cache given the same calls.
+// For a cache whose bytes are never read back, e.g. a write-through L1 (never dirty).
+enum class CacheData : uint8_t { Keep, Drop };
+
+namespace detail {
+// std::allocator with 64-byte (host cache line) alignment.
+template <class T>
+struct LineAlignedAllocator {
+  using value_type = T;
+  static constexpr std::align_val_t kAlign{64};
+  LineAlignedAllocator() = default;
+  template <class U>
+  LineAlignedAllocator(const LineAlignedAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
+  void deallocate(T* p, size_t) { ::operator delete(p, kAlign); }
+  template <class U>
+  bool operator==(const LineAlignedAllocator<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const LineAlignedAllocator<U>&) const {
+    return false;
+  }
+};
+}  // namespace detail
+
 // A sectored cache. Address mapping: set = (addr >> 7) & (sets - 1); the tag is
 // addr >> (7 + log2(sets)) (the model keeps the whole line address).
 //
@@ -107,14 +139,17 @@ struct CacheLookup {
 // A lookup does not touch stamps.
 class SectoredCache {
  public:
-  // nullopt (and `*error` set) when the geometry is invalid.
-  static std::optional<SectoredCache> create(const CacheGeometry& g, std::string* error = nullptr);
+  // nullopt (and `*error` set) when the geometry is invalid. `data`: whether the lines'
+  // bytes are kept (CacheData above).
+  static std::optional<SectoredCache> create(const CacheGeometry& g, std::string* error = nullptr,
+                                             CacheData data = CacheData::Keep);
 
   const CacheGeometry& geometry() const { return g_; }
+  CacheData data_mode() const { return keep_data_ ? CacheData::Keep : CacheData::Drop; }
   uint32_t set_of(uint64_t addr) const { return uint32_t(addr >> 7) & (sets_ - 1); }
 
   CacheLookup lookup(uint64_t addr) const;
-  // The data of a present line (128 bytes), or nullptr.
+  // The data of a present line (128 bytes), or nullptr (also always with CacheData::Drop).
   const uint8_t* data(uint64_t addr) const;
   // Hit: the bytes are merged into the line (valid |= bytes; with Back dirty |= bytes, with
   // Through dirty &= ~bytes), the class set when given, the stamp renewed. Miss and
@@ -139,20 +174,46 @@ class SectoredCache {
     return (uint64_t(c) + 1) << kClassShift | stamp;
   }
   static EvictClass class_of_key(uint64_t k) { return EvictClass((k >> kClassShift) - 1); }
-  explicit SectoredCache(const CacheGeometry& g);
-  int find(uint32_t set, uint64_t line) const;
-  uint32_t victim_way(uint32_t set) const;
-  void take_out(size_t idx, CacheLineOut& out) const;
-  void free_way(size_t idx);
+  SectoredCache(const CacheGeometry& g, CacheData data);
+
+  // Storage, chosen so that a write touches few and adjacent host cache lines: one block
+  // per set (64-byte aligned, `set_words_` words apart), laid out as
+  //   tags[ways]      the line address, or kNoLine          (8 bytes a way)
+  //   keys[ways]      replacement keys                      (8 bytes a way)
+  //   masks[ways]     valid.lo, valid.hi, dirty.lo, dirty.hi (32 bytes a way)
+  //   (padding to a multiple of 64 bytes)
+  //   data[ways]      128 bytes a way, 64-byte aligned (CacheData::Keep only)
+  // write() reads the tags and keys in one pass (adjacent lines; a single line for 4 ways),
+  // then the way's masks and data in the same block. The data bytes of a free way are
+  // unspecified: an allocation writes all 128 (the written bytes, the others 0).
+  uint64_t* tags_of(uint32_t set) { return &mem_[size_t(set) * set_words_]; }
+  const uint64_t* tags_of(uint32_t set) const { return &mem_[size_t(set) * set_words_]; }
+  static constexpr size_t kMaskWords = 4;               // a way's masks, in words
+  static constexpr size_t kDataWords = kLineBytes / 8;  // a way's data, in words
+  // A way's masks (valid.lo, valid.hi, dirty.lo, dirty.hi) and data, from its set's tags.
+  uint64_t* masks_of(uint64_t* tags, uint32_t way) const {
+    return tags + 2 * ways_ + kMaskWords * way;
+  }
+  const uint64_t* masks_of(const uint64_t* tags, uint32_t way) const {
+    return tags + 2 * ways_ + kMaskWords * way;
+  }
+  uint8_t* data_of(uint64_t* tags, uint32_t way) const {  // CacheData::Keep only
+    return reinterpret_cast<uint8_t*>(tags + data_word_ + kDataWords * way);
+  }
+  const uint8_t* data_of(const uint64_t* tags, uint32_t way) const {
+    return reinterpret_cast<const uint8_t*>(tags + data_word_ + kDataWords * way);
+  }
+  int find(const uint64_t* tags, uint64_t line) const;
+  void take_out(const uint64_t* tags, uint32_t way, CacheLineOut& out, bool out_zeroed) const;
 
   CacheGeometry g_;
   uint32_t sets_ = 1;
-  uint64_t counter_ = 0;        // write stamps (below 2^56)
-  std::vector<uint64_t> tags_;  // set * ways + way: the line address, or kNoLine
-  std::vector<uint64_t> keys_;  // replacement keys
-  std::vector<LineByteMask> valid_;
-  std::vector<LineByteMask> dirty_;
-  std::vector<uint8_t> data_;  // (set * ways + way) * 128
+  uint32_t ways_ = 1;
+  bool keep_data_ = true;
+  size_t data_word_ = 0;  // offset of data[] in a set's block, in words
+  size_t set_words_ = 0;  // a set's block, in 8-byte words
+  uint64_t counter_ = 0;  // write stamps (below 2^56)
+  std::vector<uint64_t, detail::LineAlignedAllocator<uint64_t>> mem_;
 };
 
 // --- policy functions (docs/golden.md has the tables) ------------------------------------
