@@ -24,6 +24,7 @@ class GoldenL1 final : public L1Core {
   bool can_pop() const override { return true; }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l1_.lookup(addr); }
   unsigned wb_entries() const override { return wb_.size(); }
+  void prefetch(std::uint64_t addr) const override { l1_.prefetch(addr); }
 
  private:
   golden::SectoredCache l1_;
@@ -44,6 +45,7 @@ class GoldenL2 final : public L2Core {
   }
   void flush(std::vector<golden::CacheLineOut>& out) override { l2_.flush(out); }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l2_.lookup(addr); }
+  void prefetch(std::uint64_t addr) const override { l2_.prefetch(addr); }
 
  private:
   golden::SectoredCache l2_;

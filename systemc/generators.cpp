@@ -106,7 +106,7 @@ void begin_op(WarpOp& op, OpKind kind, std::uint32_t sm, std::uint16_t cta, std:
   op.ops.addr.fill(0);
   op.ops.policy.fill(0);
   op.ops.mbar.fill(0);
-  op.ops.src.clear();
+  if (kind != OpKind::Store) op.ops.src.clear();  // a store's store_op sizes and fills it
   op.mbar_offset = 0;
   op.tx_bytes = 0;
   op.parity = 0;

@@ -163,9 +163,21 @@ bool TlmModel::next_op(PlannedOp& op) {
     if (op_.kind != OpKind::Store) return true;
     plan_store(op_.ins, nullptr, op_.ctx, &op_.ops, nullptr, res_);
     remember(res_, op_.ctx, op.sm);
+    prefetch(res_, op.sm);
     op.res = &res_;
     op.tcgen05 = op_.ins->op == isa::Opcode::Tcgen05St;
     return true;
+  }
+}
+
+void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
+  // The caches' sets of a store's global lines, loaded into the host's caches while the
+  // store travels to them (a host-speed hint; the model's state is not touched).
+  for (const golden::LineRequest& l : r.lines) {
+    if (l.dest.space != golden::MemSpace::Global) continue;
+    top_->l1[sm]->core().prefetch(l.line);
+    const L2Slice& s = *top_->l2[l2_slice_of(cfg_.l2, l.line)];
+    s.core().prefetch(s.local(l.line));
   }
 }
 

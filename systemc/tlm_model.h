@@ -101,6 +101,7 @@ class TlmModel final : public sts::StoreModel {
   void submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05);
   void remember(const golden::StoreResult& r, const golden::WarpContext& ctx, std::uint32_t sm);
   std::string history_for(std::uint64_t addr, const std::string& space) const;
+  void prefetch(const golden::StoreResult& r, std::uint32_t sm) const;
   void activate() const;
   void plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
                   const golden::WarpContext& ctx, const golden::WarpOperands* ops,

@@ -189,6 +189,48 @@ size_t place_lanes(const MachineState& m, const WarpContext& ctx, unsigned size,
   return n;
 }
 
+// The common case of place_lanes in one warp-wide check: a `st.global` (not st.async) whose
+// active lanes are all aligned and all inside one global allocation, so no lane can fault
+// (resolution of .global is the identity and the space rule passes). False when any lane
+// might fault: place_lanes then checks lane by lane.
+bool plain_global(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
+                  const WarpOperands& ops, unsigned size, uint32_t byte_mask, Scratch& scratch) {
+  if (ins.op != Opcode::St || !ins.space || *ins.space != isa::Space::Global || ctx.active == 0 ||
+      byte_mask == 0)
+    return false;
+  uint64_t any = 0, lo = ~uint64_t(0), hi = 0;
+  for (uint32_t act = ctx.active; act; act &= act - 1) {
+    const uint64_t a = address_of(ins.addr, ops.addr[unsigned(__builtin_ctz(act))]);
+    any |= a;
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+  }
+  if ((any & (uint64_t(size) - 1)) != 0 || hi - lo > ~uint64_t(0) - size) return false;
+  const Dest global{MemSpace::Global, 0, 0};
+  if (m.check_store(global, lo, hi - lo + size) != FaultKind::None) return false;
+  if (scratch.accesses.size() < 32) scratch.accesses.resize(32);
+  return true;
+}
+
+// place_lanes for a warp plain_global() accepted: every active lane stores.
+template <typename Steps>
+size_t fill_plain_global(const WarpContext& ctx, unsigned size, uint32_t byte_mask,
+                         StoreResult& out, Scratch& scratch, Steps& steps) {
+  size_t n = 0;
+  for (uint32_t act = ctx.active; act; act &= act - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(act));
+    LaneAccess& acc = scratch.accesses[n++];
+    acc.lane = uint8_t(lane);
+    acc.size = uint8_t(size);
+    acc.byte_mask = byte_mask;
+    acc.dest = Dest{MemSpace::Global, 0, 0};
+    acc.offset = steps.address(lane);
+    steps.fill(acc, lane);
+  }
+  out.stored_mask = ctx.active;
+  return n;
+}
+
 Ordering ordering_of(const Instruction& ins) {
   Ordering o;
   o.async = ins.op != Opcode::St;
@@ -306,7 +348,9 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
     }
   } steps{m, ins, ops, out, mbars, esize, elems, popcount_bytes(byte_mask), async_weak};
   const size_t naccess =
-      place_lanes(m, ctx, size, byte_mask, MisalignMode::Fault, out, scratch, steps);
+      plain_global(m, ins, ctx, ops, size, byte_mask, scratch)
+          ? fill_plain_global(ctx, size, byte_mask, out, scratch, steps)
+          : place_lanes(m, ctx, size, byte_mask, MisalignMode::Fault, out, scratch, steps);
   bool any_global = false, any_shared = false;
   for (size_t i = 0; i < naccess; ++i) {
     any_global |= scratch.accesses[i].dest.space == MemSpace::Global;

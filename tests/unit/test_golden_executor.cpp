@@ -433,6 +433,48 @@ TEST_F(GoldenExecutor, GlobalAccessStraddlingAllocationEndFaults) {
   EXPECT_EQ(global(0x2'0000'1000ull, 1), bytes({kFill}));
 }
 
+// A whole warp whose last lane ends one word past the allocation: only lane 31 faults, the
+// other 31 lanes store (the warp-wide in-bounds check must not pass it, nor fault them all).
+TEST_F(GoldenExecutor, WarpWithOneLanePastTheAllocationFaultsThatLaneOnly) {
+  const isa::Instruction ins = parse("st.global.u32 [%rd1], %r1;");
+  WarpOperands o = operands(ins);
+  for (unsigned l = 0; l < 32; ++l) {
+    o.addr[l] = kG + kGSize - 31 * 4 + 4 * l;  // lane 31 at kG + kGSize
+    set_src(o, 0, l, 0xA0 + l);
+  }
+  const StoreResult& r = run(ins, o, WarpContext{0, 0, 0xFFFFFFFFu});
+  EXPECT_EQ(r.fault_mask, 0x8000'0000u);
+  EXPECT_EQ(r.fault[31].kind, FaultKind::OutOfAllocation);
+  EXPECT_EQ(r.stored_mask, 0x7FFF'FFFFu);
+  EXPECT_EQ(global(kG + kGSize - 4, 4), bytes({0xA0 + 30, 0, 0, 0}));
+}
+
+// Lanes in two adjacent allocations: no lane faults, though the warp as a whole spans both.
+TEST_F(GoldenExecutor, WarpAcrossTwoAdjacentAllocationsStoresEveryLane) {
+  ASSERT_TRUE(m_->allocations().add(kG + kGSize, 0x1000));
+  const isa::Instruction ins = parse("st.global.u32 [%rd1], %r1;");
+  WarpOperands o = operands(ins);
+  for (unsigned l = 0; l < 32; ++l) {
+    o.addr[l] = kG + kGSize - 64 + 4 * l;  // lanes 0..15 in the first, 16..31 in the second
+    set_src(o, 0, l, 0xB0 + l);
+  }
+  const StoreResult& r = run(ins, o, WarpContext{0, 0, 0xFFFFFFFFu});
+  EXPECT_EQ(r.fault_mask, 0u);
+  EXPECT_EQ(r.stored_mask, 0xFFFF'FFFFu);
+  EXPECT_EQ(global(kG + kGSize - 4, 8), bytes({0xB0 + 15, 0, 0, 0, 0xB0 + 16, 0, 0, 0}));
+}
+
+// A misaligned lane in a warp that is otherwise in bounds: that lane faults Misaligned.
+TEST_F(GoldenExecutor, WarpWithOneMisalignedLaneFaultsThatLaneOnly) {
+  const isa::Instruction ins = parse("st.global.u32 [%rd1], %r1;");
+  WarpOperands o = operands(ins);
+  for (unsigned l = 0; l < 32; ++l) o.addr[l] = kG + 4 * l + (l == 7 ? 2 : 0);
+  const StoreResult& r = run(ins, o, WarpContext{0, 0, 0xFFFFFFFFu});
+  EXPECT_EQ(r.fault_mask, 1u << 7);
+  EXPECT_EQ(r.fault[7].kind, FaultKind::Misaligned);
+  EXPECT_EQ(r.stored_mask, ~(1u << 7));
+}
+
 TEST_F(GoldenExecutor, SharedBeyondConfiguredSizeFaults) {
   // shared_bytes is 48 KiB: offset 0xC000 is inside the 16 MiB slice but not backed.
   const StoreResult& r = run1("st.shared.u32 [%r1], %r2;", 0xC000, 0x1u);

@@ -164,6 +164,13 @@ class SectoredCache {
   size_t flush(std::vector<CacheLineOut>& out);
   // Lines present.
   size_t lines_present() const;
+  // A hint, no effect on the state: asks the host to start loading the tags and keys of
+  // `addr`'s set, so that a write() issued a little later does not wait for them. A model
+  // that knows its next lines early (the performance model, at planning) calls it.
+  void prefetch(uint64_t addr) const {
+    const char* p = reinterpret_cast<const char*>(tags_of(set_of(addr)));
+    for (size_t b = 0; b < 16 * size_t(ways_); b += 64) __builtin_prefetch(p + b, 1);
+  }
 
  private:
   // A way's replacement key: 0 when free, else (class + 1) << 56 | stamp, so the victim of
