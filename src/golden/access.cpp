@@ -95,6 +95,30 @@ bool same_line(const LineRequest& a, const LineRequest& b) { return compare(a, b
 
 namespace {
 
+// The data of `n` accesses of `size` bytes each, one after the other from `dst`.
+template <unsigned kSize>
+void copy_run(uint8_t* dst, const LaneAccess* a, size_t n) {
+  for (size_t i = 0; i < n; ++i) std::memcpy(dst + i * kSize, a[i].data.data(), kSize);
+}
+void copy_access_run(uint8_t* dst, const LaneAccess* a, size_t n, unsigned size) {
+  switch (size) {
+    case 1:
+      return copy_run<1>(dst, a, n);
+    case 2:
+      return copy_run<2>(dst, a, n);
+    case 4:
+      return copy_run<4>(dst, a, n);
+    case 8:
+      return copy_run<8>(dst, a, n);
+    case 16:
+      return copy_run<16>(dst, a, n);
+    case 32:
+      return copy_run<32>(dst, a, n);
+    default:
+      for (size_t i = 0; i < n; ++i) std::memcpy(dst + i * size, a[i].data.data(), size);
+  }
+}
+
 // Sets bits [begin, begin + len) of `m` (begin + len <= 128).
 void set_range(LineByteMask& m, unsigned begin, unsigned len) {
   auto bits = [](unsigned from, unsigned to) {  // bits [from, to) of one 64-bit half
@@ -113,16 +137,39 @@ void set_range(LineByteMask& m, unsigned begin, unsigned len) {
 // lines come out in ascending order, as the general merge would make them. False (nothing
 // appended) when the accesses are not of that shape.
 bool coalesce_ordered(const LaneAccess* a, size_t n, std::vector<LineRequest>& out) {
+  bool contiguous = true;  // one size, each access right after the previous one
   for (size_t i = 0; i < n; ++i) {
     const unsigned size = a[i].size;
     const uint32_t full = size >= 32 ? ~0u : (uint32_t(1) << size) - 1;
     if (size == 0 || a[i].byte_mask != full || (a[i].offset % kLineBytes) + size > kLineBytes)
       return false;
+    // (Differences, not sums: offsets near 2^64 must not wrap into "ascending".)
     if (i > 0 && (a[i].dest != a[0].dest || a[i].lane <= a[i - 1].lane ||
-                  a[i].offset < a[i - 1].offset + a[i - 1].size))
+                  a[i].offset < a[i - 1].offset || a[i].offset - a[i - 1].offset < a[i - 1].size))
       return false;
+    if (i > 0) contiguous &= size == a[0].size && a[i].offset - a[i - 1].offset == size;
   }
   const size_t first = out.size();
+  if (contiguous && n > 0) {  // runs of whole accesses, line by line
+    const unsigned size = a[0].size;
+    for (size_t i = 0; i < n;) {
+      const uint64_t line = a[i].offset & ~uint64_t(kLineBytes - 1);
+      const unsigned in_line = unsigned(a[i].offset - line);
+      // Accesses lie inside lines (checked above), so the run fills its line up to the end.
+      const size_t count = std::min<size_t>(n - i, (kLineBytes - in_line) / size);
+      out.emplace_back();
+      LineRequest& r = out.back();
+      r.dest = a[i].dest;
+      r.line = line;
+      r.first_lane = a[i].lane;
+      copy_access_run(r.data.data() + in_line, a + i, count, size);
+      set_range(r.bytes, in_line, unsigned(count) * size);
+      for (size_t k = i; k < i + count; ++k) r.lane_mask |= uint32_t(1) << a[k].lane;
+      r.sector_mask = r.bytes.sectors();
+      i += count;
+    }
+    return true;
+  }
   for (size_t i = 0; i < n; ++i) {
     const uint64_t line = a[i].offset & ~uint64_t(kLineBytes - 1);
     if (out.size() == first || out.back().line != line) {

@@ -292,7 +292,8 @@ std::vector<LineRequest> reference_coalesce(std::vector<LaneAccess> v) {
 }
 
 // Random warps of every shape coalesce takes: ordered and contiguous (the one-pass case),
-// strided, shuffled, overlapping, crossing lines, with sinks, over several destinations.
+// strided, shuffled, overlapping, crossing lines, with sinks, over several destinations, and
+// wrapping around the top of the address space.
 // Every field and all 128 data bytes must equal the byte-at-a-time reference.
 TEST(GoldenCoalesce, MatchesAByteAtATimeReferenceOnRandomWarps) {
   const unsigned seed = 20261124u;
@@ -301,13 +302,16 @@ TEST(GoldenCoalesce, MatchesAByteAtATimeReferenceOnRandomWarps) {
   auto pick = [&](unsigned n) { return unsigned(rng() % n); };
   constexpr unsigned kSizes[] = {1, 2, 4, 8, 16, 32};
   for (int round = 0; round < 3000; ++round) {
-    const unsigned shape = pick(6);
+    const unsigned shape = pick(7);
     const unsigned size = kSizes[pick(6)];
     const uint64_t stride = shape == 1 ? size * (1 + pick(40)) : size;
-    const uint64_t base = 0x10000 + uint64_t(pick(64)) * size;
+    // Shape 6: the top of the address space, lanes 16.. wrapping around to 0.
+    const uint64_t base =
+        shape == 6 ? 0 - uint64_t(16) * size : 0x10000 + uint64_t(pick(64)) * size;
+    const bool all_active = pick(2) == 0;  // then shape 0 is one contiguous run
     std::vector<LaneAccess> v;
     for (unsigned l = 0; l < 32; ++l) {
-      if (pick(8) == 0) continue;  // inactive lane
+      if (!all_active && pick(8) == 0) continue;  // inactive lane
       uint64_t off = base + l * stride;
       if (shape == 2) off = 0x10000 + uint64_t(pick(16)) * size;  // overlaps
       if (shape == 3) off = 0x10000 + pick(512);                  // unaligned: crosses
