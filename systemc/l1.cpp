@@ -168,6 +168,7 @@ void L1::pump() {
     LinePayload* d = out_.front();
     if (!d->ext->mergeable && in_flight_ > 0) return;  // strong: wait for the earlier ones
     out_.pop_front();
+    if (!out_.empty()) prefetch(&out_.front()->gp);  // the next to leave
     ++in_flight_;
     ctx_.record(Event::WbOut, d->ext->instr_id, d->ext->warp, d->gp.get_address(), tb_.now());
     to_xbar.at(d->gp);

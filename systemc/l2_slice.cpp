@@ -112,7 +112,9 @@ void L2Slice::dram_ack(tlm::tlm_generic_payload& tr, Cycle c) {
 }
 
 void L2Slice::send_due() {
-  to_send_.run_due(send_ev_, [this](LinePayload* d) { to_dram.at(d->gp); });
+  to_send_.run_due(
+      send_ev_, [this](LinePayload* d) { to_dram.at(d->gp); },
+      [](LinePayload* next) { prefetch(&next->gp); });
 }
 
 Cycle L2Slice::flush(Cycle t) {

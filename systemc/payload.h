@@ -19,23 +19,29 @@ namespace stu::sim {
 
 struct LinePayload {
   tlm::tlm_generic_payload gp;
-  StoreExtension* ext = nullptr;  // owned by gp
-  std::array<std::uint8_t, golden::kLineBytes> data{};
-  std::array<std::uint8_t, golden::kLineBytes> be{};
+  StoreExtension* ext;  // `store`, attached to gp: modules read it here, not by get_extension
   golden::LineByteMask bytes;  // the byte enables as a mask (kept equal to `be` by set_line)
   std::uint64_t tag = 0;       // the owner's bookkeeping (the LSU: its instruction slot)
   std::uint32_t port = 0;      // AT: the target socket index it arrived on (one Stage at a time)
   bool pooled = false;         // in the pool's free list
   bool holds_place = false;    // AT: counted in its Stage's places until its acknowledgement
+  // The extension lives in the payload (next to the fields every stage reads, one allocation
+  // per payload); gp holds it as an ordinary extension and lets go of it before it is
+  // destroyed.
+  StoreExtension store;
+  std::array<std::uint8_t, golden::kLineBytes> data{};
+  std::array<std::uint8_t, golden::kLineBytes> be{};
 
-  LinePayload() {
-    ext = new StoreExtension;
+  LinePayload() : ext(&store) {
     gp.set_extension(ext);
     gp.set_data_ptr(data.data());
     gp.set_byte_enable_ptr(be.data());
     gp.set_command(tlm::TLM_WRITE_COMMAND);
     gp.set_streaming_width(golden::kLineBytes);
   }
+  ~LinePayload() { gp.clear_extension(ext); }  // not gp's to free
+  LinePayload(const LinePayload&) = delete;
+  LinePayload& operator=(const LinePayload&) = delete;
   // Address, data and byte enables of a line: `bytes` of `src` (128 bytes by line offset).
   void set_line(std::uint64_t addr, const golden::LineByteMask& bytes, const std::uint8_t* src);
   golden::LineByteMask mask() const;
@@ -44,6 +50,20 @@ struct LinePayload {
   }
 };
 static_assert(std::is_standard_layout_v<LinePayload> || true, "gp is the first member");
+
+// Asks for the cache lines a stage reads of a payload it will handle next (the generic
+// payload's fields, the LinePayload's own and the extension's; with `whole`, the data and
+// byte enables too). The model keeps thousands of payloads in flight, so the next one is
+// usually out of the host's caches.
+inline void prefetch(const LinePayload* lp, bool whole = false) {
+  const char* p = reinterpret_cast<const char*>(lp);
+  const std::size_t n =
+      whole ? sizeof(LinePayload) : std::size_t(reinterpret_cast<const char*>(lp->data.data()) - p);
+  for (std::size_t i = 0; i < n; i += 64) __builtin_prefetch(p + i);
+}
+inline void prefetch(const tlm::tlm_generic_payload* gp) {
+  prefetch(reinterpret_cast<const LinePayload*>(gp));
+}
 
 class PayloadPool {
  public:
@@ -55,6 +75,7 @@ class PayloadPool {
     LinePayload* p = free_.back();
     free_.pop_back();
     p->pooled = false;
+    if (!free_.empty()) prefetch(free_.back(), true);  // the next one handed out
     return *p;
   }
   // Releasing a payload twice is a model bug (two owners would share it): it throws.

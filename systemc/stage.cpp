@@ -28,19 +28,24 @@ Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mo
 }
 
 void Stage::timed() {
-  heap_.run_due(heap_ev_, [this](const Timed& x) {
-    switch (x.what) {
-      case Due::Arrive:
-        peq_cb(*x.tr, tlm::BEGIN_REQ);
-        break;
-      case Due::FreePlace:
-        peq_cb(*x.tr, stu_place_free);
-        break;
-      case Due::Respond:
-        peq_cb(*x.tr, tlm::BEGIN_RESP);
-        break;
-    }
-  });
+  heap_.run_due(
+      heap_ev_,
+      [this](const Timed& x) {
+        switch (x.what) {
+          case Due::Arrive:
+            peq_cb(*x.tr, tlm::BEGIN_REQ);
+            break;
+          case Due::FreePlace:
+            peq_cb(*x.tr, stu_place_free);
+            break;
+          case Due::Respond:
+            peq_cb(*x.tr, tlm::BEGIN_RESP);
+            break;
+        }
+      },
+      [](const Timed& next) {
+        if (next.what != Due::FreePlace) prefetch(next.tr);  // a freed place reads no payload
+      });
 }
 
 void Stage::b_transport(int, tlm::tlm_generic_payload& tr, sc_time& delay) {
@@ -97,6 +102,7 @@ void Stage::free_place() {
   if (!waiting_.empty()) {
     tlm::tlm_generic_payload* next = waiting_.front();
     waiting_.pop_front();
+    if (!waiting_.empty()) prefetch(waiting_.front());
     accept(*next);
   }
 }

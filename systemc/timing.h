@@ -109,47 +109,127 @@ class Calendar {
 
 namespace stu::sim {
 
-// Timed callbacks in a binary heap: what a module schedules for later (acknowledgements,
-// deliveries). tlm_utils::peq_with_cb_and_phase keeps its timed events in a sorted list
-// (linear insertion), which thousands of in-flight lines make quadratic; this keeps them in
-// O(log n) and wakes its owner's method through one sc_event at the earliest time.
+// Timed callbacks: what a module schedules for later (acknowledgements, deliveries, freed
+// places), run in order of time and, at equal times, of scheduling. tlm_utils::
+// peq_with_cb_and_phase keeps its timed events in a sorted list (linear insertion), which
+// thousands of in-flight lines make quadratic; this wakes its owner's method through one
+// sc_event at the earliest time.
+//
+// Most modules schedule in (nearly) increasing time: a fixed latency after a bandwidth
+// booking. So items are kept in a few sorted runs (FIFO rings: an item joins the run whose
+// last item is the latest not after it) and only the rest in a binary heap; the next item is
+// the least of the runs' heads and the heap's top. The order is exactly the binary heap's
+// (time, then scheduling order), but thousands of waiting items are read in the order they
+// were written instead of by heap sifts across cold memory.
 template <class Item>
 class TimedHeap {
  public:
   void push(std::uint64_t at_ps, const Item& item, sc_core::sc_event& wake) {
-    heap_.push_back(Entry{at_ps, seq_++, item});
-    std::push_heap(heap_.begin(), heap_.end(), later);
-    if (heap_.front().seq == seq_ - 1) notify(wake);
+    const Entry* m = least();
+    const bool first = m == nullptr || at_ps < m->at;  // the new item comes before all others
+    const Entry e{at_ps, seq_++, item};
+    Run* best = nullptr;
+    Run* empty = nullptr;
+    for (Run& r : runs_) {
+      if (r.size == 0) {
+        if (!empty) empty = &r;
+      } else if (r.back().at <= at_ps && (!best || r.back().at > best->back().at)) {
+        best = &r;
+      }
+    }
+    if (!best) best = empty;
+    if (best) {
+      best->push_back(e);
+    } else {
+      heap_.push_back(e);
+      std::push_heap(heap_.begin(), heap_.end(), Later{});
+    }
+    ++size_;
+    if (first) notify(wake);
   }
-  // Calls fn(item) for every item due now, then re-arms `wake` for the next one.
-  template <class Fn>
-  void run_due(sc_core::sc_event& wake, Fn fn) {
+  // Calls fn(item) for every item due now, then re-arms `wake` for the next one. Before each
+  // call, prefetch(next) is offered the item that comes next (its memory is usually cold:
+  // thousands of payloads wait in the model's queues).
+  template <class Fn, class Prefetch>
+  void run_due(sc_core::sc_event& wake, Fn fn, Prefetch prefetch) {
     const std::uint64_t now = sc_core::sc_time_stamp().value();
-    while (!heap_.empty() && heap_.front().at <= now) {
-      std::pop_heap(heap_.begin(), heap_.end(), later);
-      const Item item = heap_.back().item;
-      heap_.pop_back();
+    for (;;) {
+      const Entry* m = least();
+      if (!m || m->at > now) break;
+      const Item item = m->item;
+      pop(m);
+      if (const Entry* next = least()) prefetch(next->item);
       fn(item);
     }
-    if (!heap_.empty()) notify(wake);
+    if (size_) notify(wake);
   }
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
+  template <class Fn>
+  void run_due(sc_core::sc_event& wake, Fn fn) {
+    run_due(wake, fn, [](const Item&) {});
+  }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
 
  private:
   struct Entry {
     std::uint64_t at, seq;
     Item item;
   };
-  static bool later(const Entry& a, const Entry& b) {
-    return a.at != b.at ? a.at > b.at : a.seq > b.seq;
+  static bool before(const Entry& a, const Entry& b) {
+    return a.at != b.at ? a.at < b.at : a.seq < b.seq;
+  }
+  struct Later {  // a functor, not a function pointer, so the heap's compares inline
+    bool operator()(const Entry& a, const Entry& b) const { return before(b, a); }
+  };
+  // A sorted run: a ring buffer (capacity a power of two).
+  struct Run {
+    std::vector<Entry> buf;
+    std::size_t head = 0, size = 0;
+    const Entry& front() const { return buf[head]; }
+    const Entry& back() const { return buf[(head + size - 1) & (buf.size() - 1)]; }
+    void push_back(const Entry& e) {
+      if (size == buf.size()) grow();
+      buf[(head + size) & (buf.size() - 1)] = e;
+      ++size;
+    }
+    void pop_front() {
+      head = (head + 1) & (buf.size() - 1);
+      --size;
+    }
+    void grow() {
+      std::vector<Entry> n(buf.empty() ? 64 : 2 * buf.size());
+      for (std::size_t i = 0; i < size; ++i) n[i] = buf[(head + i) & (buf.size() - 1)];
+      buf.swap(n);
+      head = 0;
+    }
+  };
+  static constexpr std::size_t kRuns = 4;
+
+  // The next item (nullptr when none).
+  const Entry* least() const {
+    const Entry* m = heap_.empty() ? nullptr : &heap_.front();
+    for (const Run& r : runs_)
+      if (r.size && (!m || before(r.front(), *m))) m = &r.front();
+    return m;
+  }
+  void pop(const Entry* m) {
+    --size_;
+    for (Run& r : runs_)
+      if (r.size && m == &r.front()) {
+        r.pop_front();
+        return;
+      }
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    heap_.pop_back();
   }
   void notify(sc_core::sc_event& wake) {
     const std::uint64_t now = sc_core::sc_time_stamp().value();
-    const std::uint64_t at = heap_.front().at;
+    const std::uint64_t at = least()->at;
     wake.notify(at > now ? sc_core::sc_time::from_value(at - now) : sc_core::SC_ZERO_TIME);
   }
+  Run runs_[kRuns];
   std::vector<Entry> heap_;
+  std::size_t size_ = 0;
   std::uint64_t seq_ = 0;
 };
 

@@ -21,7 +21,9 @@ Xbar::Xbar(const sc_core::sc_module_name& name, SimContext& ctx)
 }
 
 void Xbar::timed() {
-  heap_.run_due(heap_ev_, [this](tlm::tlm_generic_payload* tr) { deliver(*tr); });
+  heap_.run_due(
+      heap_ev_, [this](tlm::tlm_generic_payload* tr) { deliver(*tr); },
+      [](tlm::tlm_generic_payload* next) { prefetch(next); });
 }
 
 Cycle Xbar::book(const tlm::tlm_generic_payload& tr, Cycle t) {
@@ -62,6 +64,7 @@ void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
   if (waiting_[slice].empty()) return;
   tlm::tlm_generic_payload& next = *waiting_[slice].front();
   waiting_[slice].pop_front();
+  if (!waiting_[slice].empty()) prefetch(waiting_[slice].front());
   ++used_[slice];
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const Cycle arrive = book(next, ctx_.tb.now());
@@ -69,7 +72,7 @@ void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
   tlm::tlm_phase p = tlm::END_REQ;
   const sc_core::sc_time at = ctx_.tb.time(arrive - latency_);
   sc_core::sc_time d = at > now ? at - now : sc_core::SC_ZERO_TIME;
-  in[int(store_of(next)->sm % ports_.size())]->nb_transport_bw(next, p, d);
+  in[int(LinePayload::of(next).ext->sm % ports_.size())]->nb_transport_bw(next, p, d);
 }
 
 void Xbar::deliver(tlm::tlm_generic_payload& tr) {
@@ -85,7 +88,7 @@ tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr, tlm:
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) delay += ctx_.tb.time(latency_);
-  const StoreExtension* e = store_of(tr);
+  const StoreExtension* e = LinePayload::of(tr).ext;
   return in[int(e->sm % ports_.size())]->nb_transport_bw(tr, phase, delay);
 }
 
