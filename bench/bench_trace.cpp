@@ -1,6 +1,7 @@
 // Throughput of the workload readers (issue 9): store records per second from an Accel-Sim
 // .traceg text trace, the same trace xz-compressed (liblzma, preset 1 as the tracer's `xz -1`),
-// and the compact .stut file converted from it.
+// as an Accel-Sim 2.0 .tracez (zstd sub-chunks of 4096 instructions) and the compact .stut
+// file converted from it.
 //
 // The generated trace has 10 instructions per warp (4 stores in each address-compression mode
 // and 6 others), 400,000 instructions in all.
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../tests/support/tracez_writer.h"
 #include "stu/workload/trace.h"
 
 namespace {
@@ -72,6 +74,18 @@ const std::string& xz_trace() {
   return path;
 }
 
+const std::string& tracez_trace() {
+  static const std::string path = [] {
+    std::ifstream in(text_trace(), std::ios::binary);
+    const auto [header, ctas] = stu::test_support::split_traceg(
+        std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+    std::string p = temp("kernel-1.tracez");
+    std::ofstream(p, std::ios::binary) << stu::test_support::make_tracez(header, ctas, 4096);
+    return p;
+  }();
+  return path;
+}
+
 const std::string& stut_trace() {
   static const std::string path = [] {
     std::string p = temp("kernel-1.stut"), err;
@@ -100,12 +114,16 @@ void BM_TracegText(benchmark::State& state) {
 void BM_TracegXz(benchmark::State& state) {
   read_all(state, xz_trace(), [](const std::string& p) { return open_traceg(p); });
 }
+void BM_Tracez(benchmark::State& state) {
+  read_all(state, tracez_trace(), [](const std::string& p) { return open_tracez(p); });
+}
 void BM_Stut(benchmark::State& state) {
   read_all(state, stut_trace(), [](const std::string& p) { return open_stut(p); });
 }
 
 BENCHMARK(BM_TracegText)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TracegXz)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Tracez)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Stut)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -45,7 +45,7 @@ class TraceWorkload : public Workload {
     else if (ends_with(path, ".stut"))
       src_ = workload::open_stut(path);
     else
-      src_ = workload::open_traceg(path);
+      src_ = workload::open_trace(path);
     static const char* const kSpaces[4] = {".global", ".shared", ".local", ""};
     static const char* const kForms[6] = {
         ".b8 [%rd1], %r1;",

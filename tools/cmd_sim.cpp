@@ -44,7 +44,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }
 
 bool is_trace(const std::string& w) {
-  return ends_with(w, ".traceg") || ends_with(w, ".traceg.xz") || ends_with(w, ".xz") ||
+  return ends_with(w, ".traceg") || ends_with(w, ".tracez") || ends_with(w, ".xz") ||
          ends_with(w, "kernelslist.g") || ends_with(w, ".stut");
 }
 
@@ -258,7 +258,9 @@ int run_sim(const SimArgs& a) {
       }
     }
     if (!o.ok) {
-      std::cerr << a.workload << ": error: " << o.report << "\n";
+      // A workload reader's diagnostic carries its own `FILE[:LINE]: error:` prefix.
+      const bool located = o.report.rfind(a.workload + ":", 0) == 0;
+      std::cerr << (located ? "" : a.workload + ": error: ") << o.report << "\n";
       return kFinding;
     }
     if (!a.quiet) std::cout << "  golden-image check: PASS\n";
@@ -373,11 +375,12 @@ Command add_sim(CLI::App& app) {
       "sim", "run the SystemC/TLM-2.0 performance model on a workload, with statistics");
   std::string gens;
   for (const sim::GeneratorInfo& g : sim::generators()) gens += (gens.empty() ? "" : ", ") + g.name;
-  sub->footer("Workloads: the generators " + gens +
-              "; a .sts test; an Accel-Sim trace (.traceg, .traceg.xz, kernelslist.g); a .stut "
-              "trace. Every run ends with the golden-image check: the model's final memory must "
-              "equal the golden model's (exit 1 and the first difference when not). See "
-              "docs/tlm.md.");
+  sub->footer(
+      "Workloads: the generators " + gens +
+      "; a .sts test; an Accel-Sim trace (.traceg, .traceg.xz, .tracez, kernelslist.g); a .stut "
+      "trace. Every run ends with the golden-image check: the model's final memory must "
+      "equal the golden model's (exit 1 and the first difference when not). See "
+      "docs/tlm.md.");
   sub->add_option("--config", args->config, "a preset (a100, h100, b200) or a JSON file")
       ->type_name("NAME|FILE");
   sub->add_option("--workload", args->workload, "a generator name or a workload file")

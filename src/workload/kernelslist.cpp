@@ -106,7 +106,7 @@ class KernelListSource : public StoreSource {
       while (i_ < entries_.size() && entries_[i_].kind != KernelListEntry::Kind::Kernel) ++i_;
       if (i_ == entries_.size()) return false;
       cur_file_ = entries_[i_].path;
-      cur_ = open_traceg(cur_file_, ++kernels_);
+      cur_ = open_trace(cur_file_, ++kernels_);
       ++i_;
     }
     return false;

@@ -259,7 +259,7 @@ std::unique_ptr<StoreSource> open_stut(const std::string& path) {
 
 bool convert_to_stut(const std::string& in, const std::string& out, std::string& error,
                      uint64_t* stores) {
-  std::unique_ptr<StoreSource> src = ends_with(in, ".g") ? open_kernelslist(in) : open_traceg(in);
+  std::unique_ptr<StoreSource> src = ends_with(in, ".g") ? open_kernelslist(in) : open_trace(in);
   StutWriter w(out);
   if (!w.ok()) {
     error = out + ": error: cannot open for writing\n";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # stu sim end to end: every built-in generator in both timing styles passes the golden-image
-# check; Accel-Sim traces run (text, xz, kernelslist.g); statistics files are written; bad
+# check; Accel-Sim traces run (text, xz, .tracez, kernelslist.g); statistics files are written; bad
 # input gets its diagnostic and exit status 2.
 # Usage: sim_checks.sh STU TRACE_DIR
 set -uo pipefail
@@ -35,12 +35,24 @@ for g in "${gens[@]}"; do
   done
 done
 
-# Traces: one kernel (text), a kernelslist.g (a text and an xz kernel).
+# Traces: one kernel (text, and Accel-Sim 2.0 .tracez), a kernelslist.g (a text and an xz kernel).
 for m in lt at; do
   expect 0 "golden-image check: PASS" -- "$stu" sim --workload "$traces/v4_modes.traceg" --mode "$m"
+  expect 0 "golden-image check: PASS" -- "$stu" sim --workload "$traces/v4_modes.tracez" --mode "$m"
   expect 0 "golden-image check: PASS" -- "$stu" sim --workload "$traces/app/kernelslist.g" --mode "$m"
 done
 expect 0 "passed over" -- "$stu" sim --workload "$traces/v4_modes.traceg"
+# The same stores from both forms: the same statistics.
+"$stu" sim --workload "$traces/v4_modes.traceg" --stats - -q | grep -v -E 'host|workload' >"$tmp/g.json"
+"$stu" sim --workload "$traces/v4_modes.tracez" --stats - -q | grep -v -E 'host|workload' >"$tmp/z.json"
+if ! cmp -s "$tmp/g.json" "$tmp/z.json"; then
+  echo "FAIL: .tracez and .traceg of the same trace give different statistics"
+  diff "$tmp/g.json" "$tmp/z.json" | head -10
+  fail=1
+fi
+# A damaged .tracez: its diagnostic, once, and exit 1.
+head -c 600 "$traces/v4_modes.tracez" >"$tmp/cut.tracez"
+expect 1 "^$tmp/cut.tracez: error: index offset" -- "$stu" sim --workload "$tmp/cut.tracez"
 
 # Statistics: JSON with the Nsight names, CSV rows.
 expect 0 "" -- "$stu" sim --workload stream --param warps=500 --stats "$tmp/s.json" -q

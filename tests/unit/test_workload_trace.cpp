@@ -1,19 +1,30 @@
-// Workload readers: Accel-Sim .traceg (v3, v4, every address-compression mode, xz,
-// kernelslist.g), the compact .stut format, and their diagnostics. Expectations are written by
-// hand from the format's description (docs/trace-formats.md), not taken from the reader.
+// Workload readers: Accel-Sim .traceg (v3, v4, v6, every address-compression mode, xz,
+// kernelslist.g), Accel-Sim 2.0 .tracez, the compact .stut format, and their diagnostics.
+// Expectations are written by hand from the format's description (docs/trace-formats.md), not taken
+// from the reader.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zstd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iterator>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "../support/tracez_writer.h"
 #include "stu/workload/trace.h"
 
 namespace stu::workload {
 namespace {
+
+using test_support::make_tracez;
+using test_support::split_traceg;
+using test_support::TzCta;
 
 const std::string kDir = std::string(STU_SOURCE_DIR) + "/tests/data/traces/";
 
@@ -214,7 +225,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad_addr.traceg", "7: error: bad address '0x10g0'"},
         BadCase{"bad_missing_addr.traceg", "7: error: missing address"},
         BadCase{"bad_version.traceg",
-                "3: error: accelsim tracer version 2 is not supported (versions 3 and 4 are)"},
+                "3: error: accelsim tracer version 2 is not supported (versions 3 to 6 are)"},
         BadCase{"bad_trailing.traceg", "7: error: unexpected '7' after the immediate"},
         BadCase{"bad_mask.traceg", "7: error: bad active mask '1ffffffff'"}));
 
@@ -441,7 +452,9 @@ std::string slurp(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-void mutate_and_read(const std::string& good, const std::string& path, bool stut) {
+enum class Reader { Traceg, Stut, Tracez };
+
+void mutate_and_read(const std::string& good, const std::string& path, Reader reader) {
   uint64_t seed = 0x9e3779b97f4a7c15u;
   auto rnd = [&seed] {
     seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
@@ -466,7 +479,9 @@ void mutate_and_read(const std::string& good, const std::string& path, bool stut
       if (f.empty()) f = "x";
     }
     write_file(path, f);
-    auto src = stut ? open_stut(path) : open_traceg(path);
+    auto src = reader == Reader::Stut     ? open_stut(path)
+               : reader == Reader::Tracez ? open_tracez(path)
+                                          : open_traceg(path);
     StoreRecord r;
     uint64_t n = 0;
     while (src->next(r)) ++n;
@@ -480,7 +495,7 @@ void mutate_and_read(const std::string& good, const std::string& path, bool stut
 }
 
 TEST(WorkloadHostile, MutatedTracegNeverCrashes) {
-  mutate_and_read(slurp(kDir + "v4_modes.traceg"), temp_path("mutated.traceg"), false);
+  mutate_and_read(slurp(kDir + "v4_modes.traceg"), temp_path("mutated.traceg"), Reader::Traceg);
 }
 
 TEST(WorkloadHostile, MutatedStutNeverCrashes) {
@@ -489,7 +504,192 @@ TEST(WorkloadHostile, MutatedStutNeverCrashes) {
   ASSERT_TRUE(convert_to_stut(kDir + "v4_modes.traceg", good, err)) << err;
   std::string bytes = slurp(good);
   std::remove(good.c_str());
-  mutate_and_read(bytes, temp_path("mutated.stut"), true);
+  mutate_and_read(bytes, temp_path("mutated.stut"), Reader::Stut);
+}
+
+// --- Accel-Sim 2.0 .tracez ----------------------------------------------------------------
+void expect_same_records(StoreSource& a, StoreSource& b) {
+  std::vector<StoreRecord> ra = read_all(a), rb = read_all(b);
+  ASSERT_TRUE(a.ok()) << a.error_text();
+  ASSERT_TRUE(b.ok()) << b.error_text();
+  ASSERT_EQ(ra.size(), rb.size());
+  for (size_t i = 0; i < ra.size(); ++i) {
+    SCOPED_TRACE("record " + std::to_string(i));
+    EXPECT_EQ(ra[i].kernel_id, rb[i].kernel_id);
+    EXPECT_EQ(ra[i].cta, rb[i].cta);
+    EXPECT_EQ(ra[i].warp, rb[i].warp);
+    EXPECT_EQ(ra[i].pc, rb[i].pc);
+    EXPECT_EQ(ra[i].opcode, rb[i].opcode);
+    EXPECT_EQ(ra[i].space, rb[i].space);
+    EXPECT_EQ(ra[i].mask, rb[i].mask);
+    EXPECT_EQ(ra[i].width, rb[i].width);
+    EXPECT_EQ(ra[i].addr, rb[i].addr);
+  }
+  EXPECT_EQ(a.instructions(), b.instructions());
+  EXPECT_EQ(a.skipped().by_opcode, b.skipped().by_opcode);
+  EXPECT_EQ(a.kernel().name, b.kernel().name);
+  EXPECT_EQ(a.kernel().grid, b.kernel().grid);
+  EXPECT_EQ(a.kernel().tracer_version, b.kernel().tracer_version);
+}
+
+// The checked-in file was written by tests/data/traces/make_tracez.py (the zstd command,
+// three instructions per sub-chunk) from v4_modes.traceg: the same records, in the same order.
+TEST(WorkloadTracez, CheckedInFileReadsLikeItsTraceg) {
+  auto z = open_tracez(kDir + "v4_modes.tracez");
+  auto g = open_traceg(kDir + "v4_modes.traceg");
+  expect_same_records(*z, *g);
+  EXPECT_EQ(z->kernel().id, 3u);
+  EXPECT_EQ(z->instructions(), 12u);
+}
+
+TEST(WorkloadTracez, EverySubchunkSizeWithAndWithoutDictionary) {
+  const auto [header, ctas] = split_traceg(slurp(kDir + "v4_modes.traceg"));
+  const std::string path = temp_path("split.tracez");
+  const std::string dict = "ffffffff 0 STG.E 2 R2 R4 4 1 0x 0 EXIT 0 0 0 IMAD 2 R0 R1 0 0 ";
+  for (uint32_t per : {1u, 2u, 3u, 7u, 100u}) {
+    for (const std::string& d : {std::string(), dict}) {
+      SCOPED_TRACE("per sub-chunk " + std::to_string(per) + (d.empty() ? "" : ", dictionary"));
+      write_file(path, make_tracez(header, ctas, per, d));
+      auto z = open_tracez(path);
+      auto g = open_traceg(kDir + "v4_modes.traceg");
+      expect_same_records(*z, *g);
+    }
+  }
+  std::remove(path.c_str());
+}
+
+// Version 6 lines end with a second immediate and `NoVal`, or `Val` and register values.
+TEST(WorkloadTracez, Version6LinesByHand) {
+  const std::string header =
+      "-kernel name = k6\n-kernel id = 9\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
+      "-accelsim tracer version = 6\n-enable lineinfo = 1\n\n#traces format = ...\n";
+  TzCta c;
+  c.id = {4, 5, 6};
+  c.warps.resize(2);
+  c.warps[1].lines = {
+      "12 0010 00000003 0 STG.E 2 R2 R4 4 2 0x2000 64 0 0 NoVal",
+      "13 0020 ffffffff 1 R3 MOV 1 R2 0 0 0 Val 1 0x5 1 0x6",
+      "14 0030 00000001 0 STS.64 2 R2 R4 8 0 0x40 0 0 Val 1 0x7 32 0 1 2 3 4 5 6 7 8 9 10 11 12 "
+      "13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31"};
+  const std::string path = temp_path("v6.tracez");
+  write_file(path, make_tracez(header, {c}, 2));
+  auto z = open_tracez(path);
+  std::vector<StoreRecord> r = read_all(*z);
+  ASSERT_TRUE(z->ok()) << z->error_text();
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].kernel_id, 9u);
+  EXPECT_EQ(r[0].cta, (std::array<uint32_t, 3>{4, 5, 6}));
+  EXPECT_EQ(r[0].warp, 1u);  // warp 0 is empty
+  EXPECT_EQ(r[0].pc, 0x10u);
+  EXPECT_EQ(r[0].addr, lanes({{0, 0x2000}, {1, 0x2040}}));
+  EXPECT_EQ(r[1].opcode, "STS.64");
+  EXPECT_EQ(r[1].space, StoreSpace::Shared);
+  EXPECT_EQ(r[1].width, 8u);
+  EXPECT_EQ(r[1].addr, lanes({{0, 0x40}}));
+  EXPECT_EQ(z->instructions(), 3u);
+  EXPECT_EQ(z->skipped().by_opcode, (std::map<std::string, uint64_t>{{"MOV", 1}}));
+  std::remove(path.c_str());
+}
+
+TEST(WorkloadTracez, KernelsListNamesATracez) {
+  const std::string dir = temp_path("app");
+  ASSERT_EQ(::system(("mkdir -p " + dir).c_str()), 0);
+  ASSERT_EQ(::system(("cp " + kDir + "v4_modes.tracez " + dir + "/kernel-1.tracez").c_str()), 0);
+  write_file(dir + "/kernelslist.g", "MemcpyHtoD,0x1000,64\nkernel-1.tracez\n");
+  auto list = open_kernelslist(dir + "/kernelslist.g");
+  auto g = open_traceg(kDir + "v4_modes.traceg");
+  expect_same_records(*list, *g);
+  ASSERT_EQ(::system(("rm -r " + dir).c_str()), 0);
+}
+
+// Damaged files: one diagnostic naming the file and what is wrong, never a crash.
+struct TzBad {
+  const char* name;
+  std::function<void(std::string&)> damage;
+  const char* message;  // after `FILE`
+};
+
+std::string good_tracez() {
+  const auto [header, ctas] = split_traceg(slurp(kDir + "v4_modes.traceg"));
+  return make_tracez(header, ctas, 3);
+}
+
+uint64_t index_offset(const std::string& f) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = v << 8 | uint8_t(f[f.size() - 8 + size_t(i)]);
+  return v;
+}
+
+TEST(WorkloadTracez, DamagedFilesGiveOneDiagnostic) {
+  const std::string good = good_tracez();
+  const size_t data = good.find('\0') + 9;  // the first warp's header (no dictionary)
+  const std::vector<TzBad> cases = {
+      {"no NUL", [](std::string& f) { f = "-kernel name = x\n"; },
+       ": error: the kernel header is not terminated by a NUL byte (not a .tracez file?)"},
+      {"version 2",
+       [](std::string& f) {
+         const size_t at = f.find("version = 4");
+         f[at + 10] = '2';
+       },
+       ": error: accelsim tracer version 2 is not supported (versions 3 to 6 are)"},
+      {"bad header value",
+       [](std::string& f) {
+         const size_t at = f.find("(2,1,1)");
+         f[at + 1] = 'x';
+       },
+       ":3: error: bad value in header line '-grid dim = (x,1,1)'"},
+      {"index offset outside", [](std::string& f) { f[f.size() - 1] = char(0x7f); },
+       ": error: index offset "},
+      {"truncated", [](std::string& f) { f.resize(f.size() - 20); }, ": error: index offset "},
+      {"sub-chunk counts disagree",
+       [](std::string& f) {
+         // The first warp's first sub-chunk count in the index: 3 -> 2.
+         const size_t at = index_offset(f) + 4 + 44 + 16;
+         f[at] = 2;
+       },
+       ": error: index: a warp of 7 instructions whose sub-chunks hold 6"},
+      {"warp header disagrees", [data](std::string& f) { f[data] = 9; },
+       ": error: thread block 0,0,0, warp 0, instruction 0: the warp header says 9 instructions "
+       "in 3 sub-chunks, the index 7 in 3"},
+      {"corrupt frame", [data](std::string& f) { f[data + 12] ^= 0x55; },
+       ": error: thread block 0,0,0, warp 0, instruction 0: sub-chunk 0 at byte "},
+  };
+  const std::string path = temp_path("bad.tracez");
+  for (const TzBad& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::string f = good;
+    c.damage(f);
+    write_file(path, f);
+    auto z = open_tracez(path);
+    read_all(*z);
+    ASSERT_FALSE(z->ok());
+    EXPECT_EQ(z->error_text().rfind(path + c.message, 0), 0u) << z->error_text();
+    EXPECT_EQ(z->error_text().find('\n'), z->error_text().size() - 1) << z->error_text();
+  }
+  auto missing = open_tracez(kDir + "no-such.tracez");
+  read_all(*missing);
+  EXPECT_EQ(missing->error_text(),
+            kDir + "no-such.tracez: error: cannot open: No such file or directory\n");
+  std::remove(path.c_str());
+}
+
+// A bad instruction line inside a sub-chunk is reported with its thread block, warp and
+// position in the warp.
+TEST(WorkloadTracez, BadLineIsLocated) {
+  auto [header, ctas] = split_traceg(slurp(kDir + "v4_modes.traceg"));
+  ctas[0].warps[1].lines[1] = "0028 00000001 0 STG.E 2 R2 R4 4 0 0x10g0 0";
+  const std::string path = temp_path("badline.tracez");
+  write_file(path, make_tracez(header, ctas, 2));
+  auto z = open_tracez(path);
+  std::vector<StoreRecord> r = read_all(*z);
+  EXPECT_EQ(r.size(), 5u);  // the four stores of warp 0 and the first of warp 1
+  EXPECT_EQ(z->error_text(),
+            path + ": error: thread block 0,0,0, warp 1, instruction 2: bad address '0x10g0'\n");
+  std::remove(path.c_str());
+}
+
+TEST(WorkloadHostile, MutatedTracezNeverCrashes) {
+  mutate_and_read(good_tracez(), temp_path("mutated.tracez"), Reader::Tracez);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 //
 //   open_traceg()      Accel-Sim / NVBit `kernel-N.traceg` text (tracer versions 3 and 4),
 //                      plain or xz-compressed (`.xz`, streamed through liblzma)
+//   open_tracez()      Accel-Sim 2.0 `kernel-N.tracez` (zstd sub-chunks per warp, read one
+//                      sub-chunk at a time through Debian's libzstd)
 //   open_kernelslist() a `kernelslist.g`: its kernel traces one after another
 //   open_stut()        stu's compact binary trace (docs/trace-formats.md)
 //
@@ -100,6 +102,16 @@ constexpr size_t kMaxLineBytes = 64 * 1024;
 // kernel id when the header has no `-kernel id`. Never null: an unopenable file gives a source
 // whose first next() is false with the error.
 std::unique_ptr<StoreSource> open_traceg(const std::string& path, uint32_t default_kernel_id = 1);
+
+// An Accel-Sim 2.0 `.tracez` (docs/trace-formats.md): the header text, an optional zstd
+// dictionary, per-warp zstd sub-chunks of instruction lines and an index footer. Read in the
+// index's order (thread block, then warp), one sub-chunk in memory at a time. Instruction
+// lines are those of a `.traceg` of the header's tracer version. Never null, like
+// open_traceg().
+std::unique_ptr<StoreSource> open_tracez(const std::string& path, uint32_t default_kernel_id = 1);
+
+// open_tracez() for a name ending in `.tracez`, else open_traceg().
+std::unique_ptr<StoreSource> open_trace(const std::string& path, uint32_t default_kernel_id = 1);
 
 // One line of a kernelslist.g.
 struct KernelListEntry {
