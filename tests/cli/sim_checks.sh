@@ -72,5 +72,12 @@ expect 2 "l2.slices: must be in 1..128, got 0" -- "$stu" sim --config "$tmp/bad.
 expect 2 "cannot read" -- "$stu" sim --workload "$tmp/missing.traceg"
 expect 2 "unknown key 'bogus'" -- "$stu" sim --param bogus=1
 expect 1 "error" -- "$stu" sim --workload "$traces/bad_addr.traceg"
+# The model and the golden reference read the same trace: its error is reported once, located.
+n=$("$stu" sim --workload "$traces/bad_addr.traceg" -q 2>&1 | grep -c "bad address")
+if [[ $n -ne 1 ]]; then
+  echo "FAIL: a trace error reported $n times (want once)"
+  fail=1
+fi
+expect 1 "^$traces/bad_addr.traceg:7: error: bad address '0x10g0'" -- "$stu" sim --workload "$traces/bad_addr.traceg" -q
 
 exit $fail
