@@ -20,15 +20,18 @@ constexpr uint32_t kMaxDictBytes = 16u << 20;
 constexpr uint32_t kMaxCompressedBytes = 64u << 20;
 constexpr uint64_t kMaxSubchunkBytes = 256ull << 20;
 
+// The index, flat: 24 bytes a warp and 4 a sub-chunk (no vector per warp).
 struct WarpIndex {
-  uint32_t insts = 0;
   uint64_t offset = 0;  // the warp's data: u32 insts, u32 sub-chunks, the sub-chunks
-  std::vector<uint32_t> subchunk_insts;
+  uint64_t first = 0;   // its sub-chunks' instruction counts: counts_[first, first + subchunks)
+  uint32_t insts = 0;
+  uint32_t subchunks = 0;
 };
 
 struct CtaIndex {
   std::array<uint32_t, 3> cta{};
-  std::vector<WarpIndex> warps;
+  uint64_t first = 0;  // its warps: warps_[first, first + count)
+  uint32_t count = 0;
 };
 
 class TracezSource : public StoreSource {
@@ -126,7 +129,12 @@ class TracezSource : public StoreSource {
       error("cannot seek");
       return;
     }
-    size_ = uint64_t(ftello(f_));
+    const off_t size = ftello(f_);
+    if (size < 0) {
+      error("cannot tell the file's size");
+      return;
+    }
+    size_ = uint64_t(size);
     std::rewind(f_);
     fpos_ = 0;
     std::string header;
@@ -220,20 +228,23 @@ class TracezSource : public StoreSource {
         error("index: " + std::to_string(v[10]) + " warps do not fit in the index");
         return;
       }
-      c.warps.resize(v[10]);
-      for (WarpIndex& w : c.warps) {
-        uint32_t subchunks;
-        if (!u32_at(at, w.insts, "index") || !u32_at(at, subchunks, "index") ||
+      c.first = warps_.size();
+      c.count = v[10];
+      for (uint32_t j = 0; j < c.count; ++j) {
+        WarpIndex w;
+        if (!u32_at(at, w.insts, "index") || !u32_at(at, w.subchunks, "index") ||
             !u64_at(at, w.offset, "index"))
           return;
-        if (uint64_t(subchunks) * 4 > end - at) {
-          error("index: " + std::to_string(subchunks) + " sub-chunks do not fit in the index");
+        if (uint64_t(w.subchunks) * 4 > end - at) {
+          error("index: " + std::to_string(w.subchunks) + " sub-chunks do not fit in the index");
           return;
         }
-        w.subchunk_insts.resize(subchunks);
+        w.first = counts_.size();
         uint64_t sum = 0;
-        for (uint32_t& n : w.subchunk_insts) {
+        for (uint32_t k = 0; k < w.subchunks; ++k) {
+          uint32_t n;
           if (!u32_at(at, n, "index")) return;
+          counts_.push_back(n);
           sum += n;
         }
         if (sum != w.insts) {
@@ -241,6 +252,7 @@ class TracezSource : public StoreSource {
                 "hold " + std::to_string(sum));
           return;
         }
+        warps_.push_back(w);
       }
     }
     if (at != end) error("index: " + std::to_string(end - at) + " bytes left over after it");
@@ -252,11 +264,11 @@ class TracezSource : public StoreSource {
     line_ = 0;
     for (;;) {
       if (warp_open_) {
-        if (subchunk_ < index_[cta_].warps[warp_].subchunk_insts.size()) return load_subchunk();
+        if (subchunk_ < warp().subchunks) return load_subchunk();
         warp_open_ = false;
         ++warp_;
       }
-      while (cta_ < index_.size() && warp_ >= index_[cta_].warps.size()) {
+      while (cta_ < index_.size() && warp_ >= index_[cta_].count) {
         ++cta_;
         warp_ = 0;
       }
@@ -267,7 +279,7 @@ class TracezSource : public StoreSource {
   }
 
   bool open_warp() {
-    const WarpIndex& w = index_[cta_].warps[warp_];
+    const WarpIndex& w = warp();
     inst_in_warp_ = 0;
     subchunk_ = 0;
     uint64_t at = w.offset;
@@ -275,16 +287,16 @@ class TracezSource : public StoreSource {
       return error(where() + "data offset " + std::to_string(at) + " inside the file's header");
     uint32_t insts, subchunks;
     if (!u32_at(at, insts, "warp header") || !u32_at(at, subchunks, "warp header")) return false;
-    if (insts != w.insts || subchunks != w.subchunk_insts.size())
+    if (insts != w.insts || subchunks != w.subchunks)
       return error(where() + "the warp header says " + std::to_string(insts) + " instructions in " +
                    std::to_string(subchunks) + " sub-chunks, the index " + std::to_string(w.insts) +
-                   " in " + std::to_string(w.subchunk_insts.size()));
+                   " in " + std::to_string(w.subchunks));
     pos_ = at;
     return true;
   }
 
   bool load_subchunk() {
-    const WarpIndex& w = index_[cta_].warps[warp_];
+    const WarpIndex& w = warp();
     uint32_t comp;
     uint64_t at = pos_;
     if (!u32_at(at, comp, "sub-chunk size")) return false;
@@ -318,7 +330,7 @@ class TracezSource : public StoreSource {
       lines_.push_back(line);
       b = e + 1;
     }
-    const uint32_t want = w.subchunk_insts[subchunk_];
+    const uint32_t want = counts_[w.first + subchunk_];
     if (lines_.size() != want)
       return error(here + "the index says " + std::to_string(want) + " instructions, it holds " +
                    std::to_string(lines_.size()) + " lines");
@@ -333,6 +345,9 @@ class TracezSource : public StoreSource {
   uint64_t size_ = 0, data_begin_ = 0;
   uint64_t fpos_ = UINT64_MAX;  // the stream's position (UINT64_MAX: unknown)
   std::vector<CtaIndex> index_;
+  std::vector<WarpIndex> warps_;
+  std::vector<uint32_t> counts_;
+  const WarpIndex& warp() const { return warps_[index_[cta_].first + warp_]; }
   // Where the reader is: CTA (index order), warp, sub-chunk, line.
   size_t cta_ = 0;
   uint32_t warp_ = 0;
