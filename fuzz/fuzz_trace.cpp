@@ -1,5 +1,5 @@
 // libFuzzer target for the workload readers: the input is written to a temporary file and
-// read as a `.traceg` and as a `.stut`. Neither may crash; a failed read ends in exactly one
+// read as a `.traceg`, as a `.tracez` and as a `.stut`. Neither may crash; a failed read ends in exactly one
 // `FILE:...: error:` diagnostic. Build with -DSTU_FUZZ=ON (clang).
 #include <unistd.h>
 
@@ -28,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::fwrite(data, 1, size, f);
   std::fclose(f);
   read_one(stu::workload::open_traceg(path));
+  read_one(stu::workload::open_tracez(path));
   read_one(stu::workload::open_stut(path));
   return 0;
 }

@@ -1,6 +1,7 @@
 // Accel-Sim 2.0 `.tracez` reader (docs/trace-formats.md describes the layout as read).
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -209,13 +210,15 @@ class TracezSource : public StoreSource {
     }
     const uint64_t end = size_ - 8;
     at = index_at;
+    // Bytes of the index not read yet (0 once a record has run into the trailing offset).
+    auto left = [&at, end] { return at < end ? end - at : uint64_t(0); };
     uint32_t ctas;
     if (!u32_at(at, ctas, "index")) return;
     // Each CTA record is at least 44 bytes: a count that cannot fit is damage, not a request
     // for memory.
-    if (uint64_t(ctas) * 44 > end - at) {
+    if (uint64_t(ctas) * 44 > left()) {
       error("index: " + std::to_string(ctas) + " thread blocks do not fit in its " +
-            std::to_string(end - at) + " bytes");
+            std::to_string(left()) + " bytes");
       return;
     }
     index_.resize(ctas);
@@ -224,7 +227,7 @@ class TracezSource : public StoreSource {
       for (uint32_t& x : v)
         if (!u32_at(at, x, "index")) return;
       c.cta = {v[0], v[1], v[2]};  // then cluster id, CTA id in the cluster, rank: not used
-      if (uint64_t(v[10]) * 16 > end - at) {
+      if (uint64_t(v[10]) * 16 > left()) {
         error("index: " + std::to_string(v[10]) + " warps do not fit in the index");
         return;
       }
@@ -235,7 +238,7 @@ class TracezSource : public StoreSource {
         if (!u32_at(at, w.insts, "index") || !u32_at(at, w.subchunks, "index") ||
             !u64_at(at, w.offset, "index"))
           return;
-        if (uint64_t(w.subchunks) * 4 > end - at) {
+        if (uint64_t(w.subchunks) * 4 > left()) {
           error("index: " + std::to_string(w.subchunks) + " sub-chunks do not fit in the index");
           return;
         }
@@ -255,7 +258,9 @@ class TracezSource : public StoreSource {
         warps_.push_back(w);
       }
     }
-    if (at != end) error("index: " + std::to_string(end - at) + " bytes left over after it");
+    if (at > end)
+      error("index: its records run into the index offset at byte " + std::to_string(end));
+    if (at < end) error("index: " + std::to_string(end - at) + " bytes left over after it");
   }
 
   // Loads the next sub-chunk (of this warp, or of the next warp with any): false at the end.
@@ -311,9 +316,14 @@ class TracezSource : public StoreSource {
     const unsigned long long n = ZSTD_getFrameContentSize(comp_.data(), comp_.size());
     if (n == ZSTD_CONTENTSIZE_ERROR) return error(here + "not a zstd frame");
     if (n == ZSTD_CONTENTSIZE_UNKNOWN) return error(here + "the zstd frame has no content size");
-    if (n > kMaxSubchunkBytes)
-      return error(here + "decompresses to " + std::to_string(n) + " bytes (at most " +
-                   std::to_string(kMaxSubchunkBytes) + ")");
+    // Its lines are at most kMaxLineBytes each, as in a .traceg.
+    const uint32_t want = counts_[w.first + subchunk_];
+    const uint64_t most =
+        std::min<uint64_t>(kMaxSubchunkBytes, uint64_t(want) * (kMaxLineBytes + 1));
+    if (n > most)
+      return error(here + "decompresses to " + std::to_string(n) + " bytes, more than " +
+                   std::to_string(want) + " lines of at most " + std::to_string(kMaxLineBytes) +
+                   " bytes");
     text_.resize(size_t(n));
     const size_t got =
         ddict_ ? ZSTD_decompress_usingDDict(dctx_, text_.data(), text_.size(), comp_.data(),
@@ -330,7 +340,6 @@ class TracezSource : public StoreSource {
       lines_.push_back(line);
       b = e + 1;
     }
-    const uint32_t want = counts_[w.first + subchunk_];
     if (lines_.size() != want)
       return error(here + "the index says " + std::to_string(want) + " instructions, it holds " +
                    std::to_string(lines_.size()) + " lines");

@@ -641,6 +641,12 @@ TEST(WorkloadTracez, DamagedFilesGiveOneDiagnostic) {
       {"index offset outside", [](std::string& f) { f[f.size() - 1] = char(0x7f); },
        ": error: index offset "},
       {"truncated", [](std::string& f) { f.resize(f.size() - 20); }, ": error: index offset "},
+      {"index starts 2 bytes before its offset",
+       [](std::string& f) {
+         const uint64_t at = f.size() - 8 - 2;
+         for (int i = 0; i < 8; ++i) f[f.size() - 8 + size_t(i)] = char(at >> (8 * i));
+       },
+       ": error: index: "},
       {"sub-chunk counts disagree",
        [](std::string& f) {
          // The first warp's first sub-chunk count in the index: 3 -> 2.
@@ -686,6 +692,17 @@ TEST(WorkloadTracez, BadLineIsLocated) {
   EXPECT_EQ(z->error_text(),
             path + ": error: thread block 0,0,0, warp 1, instruction 2: bad address '0x10g0'\n");
   std::remove(path.c_str());
+}
+
+// Found by fuzz/fuzz_trace: an index offset whose records ran into the trailing offset made
+// the bytes-left count wrap, and the reader asked for gigabytes. Now: one diagnostic.
+TEST(WorkloadTracez, FuzzIndexOverrun) {
+  auto z = open_tracez(kDir + "fuzz_index_overrun.tracez");
+  read_all(*z);
+  ASSERT_FALSE(z->ok());
+  EXPECT_EQ(z->diagnostics().error_count(), 1u);
+  EXPECT_EQ(z->error_text().rfind(kDir + "fuzz_index_overrun.tracez: error: index", 0), 0u)
+      << z->error_text();
 }
 
 TEST(WorkloadHostile, MutatedTracezNeverCrashes) {
