@@ -1,5 +1,5 @@
 // libFuzzer target for the workload readers: the input is written to a temporary file and
-// read as a `.traceg`, as a `.tracez` and as a `.stut`. Neither may crash; a failed read ends in
+// read as a `.traceg`, as a `.tracez` and as a `.stut`. None may crash; a failed read ends in
 // exactly one `FILE:...: error:` diagnostic. Build with -DSTU_FUZZ=ON (clang).
 #include <unistd.h>
 
