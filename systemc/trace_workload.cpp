@@ -13,10 +13,6 @@
 namespace stu::sim {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 // Index of a width in bytes among 1, 2, 4, 8, 16, 32; -1 for any other.
 int width_index(std::uint32_t w) {
   switch (w) {
@@ -40,12 +36,7 @@ int width_index(std::uint32_t w) {
 class TraceWorkload : public Workload {
  public:
   TraceWorkload(const std::string& path, std::uint32_t sms) : path_(path), sms_(sms ? sms : 1) {
-    if (ends_with(path, "kernelslist.g"))
-      src_ = workload::open_kernelslist(path);
-    else if (ends_with(path, ".stut"))
-      src_ = workload::open_stut(path);
-    else
-      src_ = workload::open_trace(path);
+    src_ = workload::open_any_trace(path);
     static const char* const kSpaces[4] = {".global", ".shared", ".local", ""};
     static const char* const kForms[6] = {
         ".b8 [%rd1], %r1;",

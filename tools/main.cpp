@@ -5,6 +5,7 @@
 //   stu conformance [--show N] DIR|FILE...
 //   stu run [--trace] [--dump FILE|-] [--junit FILE] [-q] TEST.sts...
 //   stu tmem-map
+//   stu trace [--to FILE.stut] [--top N] [-q] TRACE
 //   stu cosim [--block NAME|all] [--seed S] [--seeds N] [--txns N] [--wave FILE] [--junit FILE]
 //   stu help [COMMAND]            (or stu COMMAND --help)
 //
@@ -25,7 +26,7 @@ using stu::cli::kUsage;
 
 constexpr Command (*kCommands[])(CLI::App&) = {
     stu::cli::add_check, stu::cli::add_lower,    stu::cli::add_conformance,
-    stu::cli::add_run,   stu::cli::add_tmem_map,
+    stu::cli::add_run,   stu::cli::add_tmem_map, stu::cli::add_trace,
 #if STU_HAVE_COSIM
     stu::cli::add_cosim,
 #endif

@@ -257,35 +257,47 @@ std::unique_ptr<StoreSource> open_stut(const std::string& path) {
   return std::make_unique<StutSource>(path);
 }
 
-bool convert_to_stut(const std::string& in, const std::string& out, std::string& error,
-                     uint64_t* stores) {
-  std::unique_ptr<StoreSource> src = ends_with(in, ".g") ? open_kernelslist(in) : open_trace(in);
+bool write_stut(StoreSource& src, const std::string& out, std::string& error,
+                const std::function<void(const StoreRecord&)>& each) {
   StutWriter w(out);
   if (!w.ok()) {
     error = out + ": error: cannot open for writing\n";
     return false;
   }
   StoreRecord r;
-  uint64_t n = 0;
   uint32_t kernel = 0;
   bool first = true;
-  while (src->next(r)) {
-    if (first || r.kernel_id != kernel) w.begin_kernel(r.kernel_id, src->kernel().name);
+  while (src.next(r)) {
+    if (first || r.kernel_id != kernel) w.begin_kernel(r.kernel_id, src.kernel().name);
     first = false;
     kernel = r.kernel_id;
     w.write(r);
-    ++n;
+    if (each) each(r);
   }
-  if (stores) *stores = n;
-  if (!src->ok()) {
-    error = src->error_text();
+  if (!src.ok()) {
+    error = src.error_text();
     return false;
   }
-  if (!w.finish(src->skipped())) {
+  if (!w.finish(src.skipped())) {
     error = out + ": error: write failed\n";
     return false;
   }
   return true;
+}
+
+bool convert_to_stut(const std::string& in, const std::string& out, std::string& error,
+                     uint64_t* stores) {
+  std::unique_ptr<StoreSource> src = open_any_trace(in);
+  uint64_t n = 0;
+  const bool ok = write_stut(*src, out, error, [&n](const StoreRecord&) { ++n; });
+  if (stores) *stores = n;
+  return ok;
+}
+
+std::unique_ptr<StoreSource> open_any_trace(const std::string& path) {
+  if (ends_with(path, ".g") && !ends_with(path, ".traceg")) return open_kernelslist(path);
+  if (ends_with(path, ".stut")) return open_stut(path);
+  return open_trace(path);
 }
 
 }  // namespace stu::workload

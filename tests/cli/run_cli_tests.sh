@@ -157,6 +157,28 @@ same_file "docs/tmem-map.md is out of date (regenerate: stu tmem-map > docs/tmem
   "$root/docs/tmem-map.md" "$tmp/tmem-map.md"
 expect_status "tmem-map with a file" 2 "$stu" tmem-map x.ptx
 
+# stu trace: the summary of a trace (expected output checked by hand against the trace's
+# lines), the same stores from its .tracez and from the .stut it converts to, and its errors.
+(cd "$root" && "$stu" trace tests/data/traces/v4_modes.traceg) >"$tmp/trace.out" 2>&1
+same_file "stu trace summary" "$here/trace_v4_modes.expected" "$tmp/trace.out"
+(cd "$root" && "$stu" trace tests/data/traces/v4_modes.tracez --to "$tmp/v4.stut") >"$tmp/tracez.out" 2>&1
+tail -n +2 "$tmp/trace.out" >"$tmp/trace.body"
+grep -v '^  kernel\|^  written to' "$tmp/tracez.out" | tail -n +2 >"$tmp/tracez.body"
+grep -v '^  kernel' "$tmp/trace.body" >"$tmp/trace.body2"
+same_file "stu trace of the .tracez (as of the .traceg)" "$tmp/trace.body2" "$tmp/tracez.body"
+"$stu" trace "$tmp/v4.stut" | tail -n +2 | grep -v '^  kernel' >"$tmp/stut.body"
+same_file "stu trace of the .stut it wrote (as of the .traceg)" "$tmp/trace.body2" "$tmp/stut.body"
+expect_status "stu trace of a malformed trace" 1 "$stu" trace "$root/tests/data/traces/bad_addr.traceg" --to "$tmp/bad.stut"
+if grep -q "bad_addr.traceg:7: error: bad address '0x10g0'" "$tmp/err" && [[ ! -e "$tmp/bad.stut" ]]; then
+  pass=$((pass + 1))
+else
+  fail=$((fail + 1))
+  echo "FAIL stu trace of a malformed trace: no located error, or a .stut left behind"
+fi
+expect_status "stu trace of a missing file" 2 "$stu" trace "$tmp/none.traceg"
+expect_status "stu trace --to an unwritable place" 2 "$stu" trace "$root/tests/data/traces/v4_modes.traceg" --to "$tmp/no/dir/x.stut"
+expect_status "stu trace without a trace" 2 "$stu" trace
+
 # --junit: one test case per file, a failure element for the failing one.
 "$stu" run -q --junit "$tmp/junit.xml" "$root/tests/sts/coalesce_u32.sts" "$here/run_failing.sts" >/dev/null 2>&1
 if [[ $(grep -c '<testcase ' "$tmp/junit.xml") == 2 ]] && [[ $(grep -c '<failure ' "$tmp/junit.xml") == 1 ]] &&

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -110,8 +111,12 @@ std::unique_ptr<StoreSource> open_traceg(const std::string& path, uint32_t defau
 // open_traceg().
 std::unique_ptr<StoreSource> open_tracez(const std::string& path, uint32_t default_kernel_id = 1);
 
-// open_tracez() for a name ending in `.tracez`, else open_traceg().
+// A kernel's trace: open_tracez() for a name ending in `.tracez`, else open_traceg().
 std::unique_ptr<StoreSource> open_trace(const std::string& path, uint32_t default_kernel_id = 1);
+
+// Any workload trace, by its name: a kernelslist (a name ending in `.g` but not `.traceg`),
+// a `.stut`, else a kernel's trace (open_trace).
+std::unique_ptr<StoreSource> open_any_trace(const std::string& path);
 
 // One line of a kernelslist.g.
 struct KernelListEntry {
@@ -163,8 +168,13 @@ class StutWriter {
 
 std::unique_ptr<StoreSource> open_stut(const std::string& path);
 
-// Convert a `.traceg[.xz]` or a kernelslist.g (by name: ends in `.g` but not `.traceg`) to a
-// `.stut`. Errors (the reader's or the writer's) go to `error`; false on any.
+// Writes every record of `src` (and, at the end, its passed-over counts) to the `.stut` file
+// `out`, calling `each` (when set) on every record. Errors (the reader's or the writer's) go
+// to `error`; false on any.
+bool write_stut(StoreSource& src, const std::string& out, std::string& error,
+                const std::function<void(const StoreRecord&)>& each = {});
+
+// Convert any trace open_any_trace() reads to a `.stut`. Errors go to `error`; false on any.
 bool convert_to_stut(const std::string& in, const std::string& out, std::string& error,
                      uint64_t* stores = nullptr);
 
