@@ -106,7 +106,10 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   activate();  // the quantum, now that the clock and the resolution are known
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
   top_->dram.keep_log(true);  // a .sts test reads DRAM's writes; run() turns it off
-  if (cores.coalescer) coalescer_ = cores.coalescer();
+  if (cores.coalescer) {
+    coalescer_ = cores.coalescer();
+    scratch_.record_accesses = true;  // the RTL coalescer forms the lines from them
+  }
   if (cores.mbar) top_->mbu.set_core(cores.mbar());
   sc_core::sc_report_handler::set_actions(sc_core::SC_ID_NO_SC_START_ACTIVITY_,
                                           sc_core::SC_DO_NOTHING);

@@ -6,19 +6,6 @@
 
 namespace stu::golden {
 
-unsigned LineByteMask::count() const {
-  return unsigned(__builtin_popcountll(lo) + __builtin_popcountll(hi));
-}
-
-uint8_t LineByteMask::sectors() const {
-  uint8_t s = 0;
-  if (lo & 0xFFFF'FFFFull) s |= 1;
-  if (lo >> 32) s |= 2;
-  if (hi & 0xFFFF'FFFFull) s |= 4;
-  if (hi >> 32) s |= 8;
-  return s;
-}
-
 namespace {
 std::string hex(uint64_t v) {
   char b[24];
@@ -119,18 +106,6 @@ void copy_access_run(uint8_t* dst, const LaneAccess* a, size_t n, unsigned size)
   }
 }
 
-// Sets bits [begin, begin + len) of `m` (begin + len <= 128).
-void set_range(LineByteMask& m, unsigned begin, unsigned len) {
-  auto bits = [](unsigned from, unsigned to) {  // bits [from, to) of one 64-bit half
-    if (from >= to) return uint64_t(0);
-    const uint64_t upto = to >= 64 ? ~uint64_t(0) : (uint64_t(1) << to) - 1;
-    return upto & ~((uint64_t(1) << from) - 1);
-  };
-  const unsigned end = begin + len;
-  m.lo |= bits(std::min(begin, 64u), std::min(end, 64u));
-  m.hi |= bits(begin > 64 ? begin - 64 : 0, end > 64 ? end - 64 : 0);
-}
-
 // The common case in one pass: the accesses in strictly ascending lane order, to one
 // destination, each inside one line with every byte written (no sink), at ascending offsets
 // that do not overlap. Then no byte is written twice, every access lands in one line, and the
@@ -163,7 +138,7 @@ bool coalesce_ordered(const LaneAccess* a, size_t n, std::vector<LineRequest>& o
       r.line = line;
       r.first_lane = a[i].lane;
       copy_access_run(r.data.data() + in_line, a + i, count, size);
-      set_range(r.bytes, in_line, unsigned(count) * size);
+      r.bytes.set_range(in_line, unsigned(count) * size);
       for (size_t k = i; k < i + count; ++k) r.lane_mask |= uint32_t(1) << a[k].lane;
       r.sector_mask = r.bytes.sectors();
       i += count;
@@ -181,7 +156,7 @@ bool coalesce_ordered(const LaneAccess* a, size_t n, std::vector<LineRequest>& o
     LineRequest& r = out.back();
     const unsigned in_line = unsigned(a[i].offset - line);
     copy_access_bytes(r.data.data() + in_line, a[i].data.data(), a[i].size);
-    set_range(r.bytes, in_line, a[i].size);
+    r.bytes.set_range(in_line, a[i].size);
     r.lane_mask |= uint32_t(1) << a[i].lane;
   }
   for (size_t i = first; i < out.size(); ++i) out[i].sector_mask = out[i].bytes.sectors();

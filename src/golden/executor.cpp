@@ -231,6 +231,117 @@ size_t fill_plain_global(const WarpContext& ctx, unsigned size, uint32_t byte_ma
   return n;
 }
 
+namespace {
+
+// A lane's `elems` elements of `kElem` bytes each, from its registers, at `d`.
+template <unsigned kElem>
+void put_lane(uint8_t* d, const WarpOperands& ops, unsigned elems, unsigned lane) {
+  for (unsigned e = 0; e < elems; ++e) {
+    const RegValue& v = ops.value(e, lane);
+    if constexpr (kElem <= 8) {
+      std::memcpy(d + e * kElem, &v.lo, kElem);
+    } else {
+      std::memcpy(d + e * kElem, &v.lo, 8);
+      std::memcpy(d + e * kElem + 8, &v.hi, kElem - 8);
+    }
+  }
+}
+
+// The common warp in one pass: a plain st.global with no sink whose active lanes, in lane
+// order, store one `size`-byte access right after the other from a `size`-aligned address,
+// inside one allocation. coalesce() would find these accesses ordered and contiguous and cut
+// them into runs, line by line; this builds the same line requests straight from the
+// registers, and fills scratch.accesses only when record_accesses asks for them. The general
+// path (place_lanes, coalesce) stays the reference; the two are compared on random warps
+// (GoldenPlan tests). False, with nothing changed, for any other warp.
+template <unsigned kElem>
+bool plan_contiguous_global(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
+                            const WarpOperands& ops, unsigned elems, StoreResult& out,
+                            Scratch& scratch) {
+  const unsigned size = kElem * elems;
+  const unsigned n = unsigned(__builtin_popcount(ctx.active));
+  const uint64_t lo = address_of(ins.addr, ops.addr[unsigned(__builtin_ctz(ctx.active))]);
+  if ((size & (size - 1)) != 0 || size > kLineBytes || (lo & (size - 1)) != 0 ||
+      lo > ~uint64_t(0) - uint64_t(n) * size)
+    return false;
+  uint64_t next = lo;
+  for (uint32_t act = ctx.active; act; act &= act - 1) {
+    if (address_of(ins.addr, ops.addr[unsigned(__builtin_ctz(act))]) != next) return false;
+    next += size;
+  }
+  const Dest global{MemSpace::Global, 0, 0};
+  if (m.check_store(global, lo, uint64_t(n) * size) != FaultKind::None) return false;
+  // Each access lies inside one line (aligned, its size divides 128), so a line's accesses
+  // are one run from byte `begin` to the line's end or to the last access.
+  uint64_t at = lo;
+  size_t cur = out.lines.size();  // the line being filled (none yet)
+  unsigned begin = 0;
+  for (uint32_t act = ctx.active; act; act &= act - 1, at += size) {
+    const unsigned lane = unsigned(__builtin_ctz(act));
+    const uint64_t line = at & ~uint64_t(kLineBytes - 1);
+    const unsigned in_line = unsigned(at - line);
+    if (cur == out.lines.size() || out.lines[cur].line != line) {
+      if (cur != out.lines.size()) out.lines[cur].bytes.set_range(begin, kLineBytes - begin);
+      cur = out.lines.size();
+      out.lines.emplace_back();
+      LineRequest& r = out.lines.back();
+      r.dest = global;
+      r.line = line;
+      r.first_lane = uint8_t(lane);
+      begin = in_line;
+    }
+    LineRequest& r = out.lines[cur];
+    put_lane<kElem>(r.data.data() + in_line, ops, elems, lane);
+    r.lane_mask |= uint32_t(1) << lane;
+  }
+  LineRequest& last = out.lines[cur];
+  last.bytes.set_range(begin, unsigned(at - last.line) - begin);
+  for (LineRequest& r : out.lines) r.sector_mask = r.bytes.sectors();
+  out.stored_mask = ctx.active;
+  out.bytes = uint64_t(n) * size;
+  scratch.naccess = 0;
+  if (scratch.record_accesses) {
+    if (scratch.accesses.size() < 32) scratch.accesses.resize(32);
+    at = lo;
+    for (uint32_t act = ctx.active; act; act &= act - 1, at += size) {
+      const unsigned lane = unsigned(__builtin_ctz(act));
+      LaneAccess& acc = scratch.accesses[scratch.naccess++];
+      acc.lane = uint8_t(lane);
+      acc.size = uint8_t(size);
+      acc.byte_mask = access_byte_mask(size);
+      acc.dest = global;
+      acc.offset = at;
+      put_lane<kElem>(acc.data.data(), ops, elems, lane);
+    }
+  }
+  return true;
+}
+
+// plan_contiguous_global for the element sizes a type has; false for a warp it does not take.
+bool plan_contiguous(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
+                     const WarpOperands& ops, unsigned esize, unsigned elems, uint32_t byte_mask,
+                     StoreResult& out, Scratch& scratch) {
+  if (ins.op != Opcode::St || !ins.space || *ins.space != isa::Space::Global ||
+      byte_mask != access_byte_mask(esize * elems))
+    return false;
+  switch (esize) {
+    case 1:
+      return plan_contiguous_global<1>(m, ins, ctx, ops, elems, out, scratch);
+    case 2:
+      return plan_contiguous_global<2>(m, ins, ctx, ops, elems, out, scratch);
+    case 4:
+      return plan_contiguous_global<4>(m, ins, ctx, ops, elems, out, scratch);
+    case 8:
+      return plan_contiguous_global<8>(m, ins, ctx, ops, elems, out, scratch);
+    case 16:
+      return plan_contiguous_global<16>(m, ins, ctx, ops, elems, out, scratch);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 Ordering ordering_of(const Instruction& ins) {
   Ordering o;
   o.async = ins.op != Opcode::St;
@@ -300,6 +411,8 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
     fault_all(out, ctx.active, FaultKind::ClusterTooSmall);
     return;
   }
+
+  if (plan_contiguous(m, ins, ctx, ops, esize, elems, byte_mask, out, scratch)) return;
 
   MbarCache mbars{scratch.mbar};
   struct PtxSteps {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <random>
@@ -17,6 +18,7 @@
 
 #include "stu/diag.h"
 #include "stu/golden/executor.h"
+#include "stu/golden/store_align.h"
 #include "stu/isa/parser.h"
 
 namespace {
@@ -246,3 +248,118 @@ TEST(GoldenRandom, LongExecutorMatchesNaiveReferenceManySeeds) {
 }
 
 }  // namespace
+
+// plan() builds a contiguous st.global warp's lines in one pass (plan_contiguous_global in
+// executor.cpp). Random warps around that shape (contiguous over any active mask, from bases
+// anywhere in a line, with one lane moved, at the end of the allocation, and every type and
+// vector width) must plan to exactly what golden::coalesce makes of the accesses the spec
+// gives (lane l: `size` bytes at its address, the elements' low bytes little-endian), every
+// field and all 128 data bytes; the lanes' accesses are recorded when asked for.
+TEST(GoldenRandom, ContiguousGlobalWarpsPlanAsTheirAccessesCoalesce) {
+  const uint64_t seed = seed_from_env();
+  std::cout << "GoldenRandom.ContiguousGlobalWarpsPlanAsTheirAccessesCoalesce seed " << seed
+            << " (set STU_SEED to reproduce)\n";
+  std::mt19937_64 rng(seed);
+  const char* forms[][3] = {
+      {"st.global.u8 [%a], %v0;", "1", "1"},
+      {"st.global.u16 [%a], %v0;", "1", "2"},
+      {"st.global.u32 [%a+4], %v0;", "1", "4"},
+      {"st.global.u64 [%a], %v0;", "1", "8"},
+      {"st.global.b128 [%a], %v0;", "1", "16"},
+      {"st.global.v2.u32 [%a], {%v0, %v1};", "2", "4"},
+      {"st.global.v4.u16 [%a], {%v0, %v1, %v2, %v3};", "4", "2"},
+      {"st.global.v4.u32 [%a], {%v0, %v1, %v2, %v3};", "4", "4"},
+      {"st.global.v2.u64 [%a], {%v0, %v1};", "2", "8"},
+      {"st.global.v2.b128 [%a], {%v0, %v1};", "2", "16"},
+      {"st.global.v4.b64 [%a], {%v0, %v1, %v2, %v3};", "4", "8"},
+      {"st.global.v8.b32 [%a], {%v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7};", "8", "4"},
+      {"st.global.v4.u32 [%a], {%v0, _, %v2, %v3};", "4", "4"},  // a sink: the general path
+  };
+  ModelConfig cfg;
+  MachineState m(cfg);
+  ASSERT_TRUE(m.allocations().add(kGlobalBase, kGlobalSize));
+  StoreResult out;
+  Scratch scratch;
+  scratch.record_accesses = true;
+  unsigned planned = 0;
+  for (int round = 0; round < 4000; ++round) {
+    const auto& f = forms[rng() % std::size(forms)];
+    Diagnostics d;
+    const auto ins = isa::parse_instruction(f[0], d);
+    ASSERT_TRUE(ins) << f[0];
+    const unsigned elems = unsigned(std::stoul(f[1])), esize = unsigned(std::stoul(f[2]));
+    const unsigned size = elems * esize;
+    const uint64_t imm = uint64_t(ins->addr.offset);
+    const uint32_t sinks = std::string(f[0]).find('_') == std::string::npos ? 0 : 0b10;
+    const uint32_t active = rng() % 3 == 0 ? 0xFFFFFFFFu : uint32_t(rng()) | 1u << (rng() % 32);
+    const unsigned n = unsigned(__builtin_popcount(active));
+    // First access: anywhere in the allocation, a whole number of sizes into a line; now and
+    // then so that the last access ends at the allocation's end, or one size past it.
+    uint64_t first = kGlobalBase + (rng() % (kGlobalSize / size)) * size;
+    const unsigned edge = unsigned(rng() % 8);
+    if (edge == 0) first = kGlobalBase + kGlobalSize - uint64_t(n) * size;
+    if (edge == 1) first = kGlobalBase + kGlobalSize - uint64_t(n - 1) * size;
+    WarpOperands ops;
+    ops.src.assign(size_t(elems) * 32, RegValue{});
+    unsigned k = 0;
+    for (unsigned l = 0; l < 32; ++l) {
+      ops.addr[l] = (active >> l & 1) ? first + uint64_t(k++) * size - imm : rng();
+      for (unsigned e = 0; e < elems; ++e) ops.src[e * 32 + l] = RegValue{rng(), rng()};
+    }
+    const unsigned moved = unsigned(rng() % 32);  // now and then one lane leaves the run
+    if (rng() % 6 == 0) ops.addr[moved] += (rng() % 2 ? size : 128);
+    if (rng() % 10 == 0) ops.addr[moved] += 1;  // misaligned: that lane faults
+    const WarpContext ctx{0, 0, active};
+    plan(m, *ins, ctx, ops, out, scratch);
+
+    // The accesses the spec gives, and what coalesce makes of them.
+    std::vector<LaneAccess> want_acc;
+    uint32_t stored = 0;
+    bool fault = false;
+    for (unsigned l = 0; l < 32; ++l) {
+      if (!(active >> l & 1)) continue;
+      const uint64_t a = ops.addr[l] + imm;
+      if (a % size || a < kGlobalBase || a + size > kGlobalBase + kGlobalSize) {
+        fault = true;
+        continue;
+      }
+      LaneAccess acc;
+      acc.lane = uint8_t(l);
+      acc.size = uint8_t(size);
+      acc.dest = Dest{MemSpace::Global, 0, 0};
+      acc.offset = a;
+      for (unsigned b = 0; b < size; ++b) {
+        const unsigned e = b / esize, i = b % esize;
+        const RegValue& v = ops.src[e * 32 + l];
+        acc.data[b] = uint8_t(i < 8 ? v.lo >> (8 * i) : v.hi >> (8 * (i - 8)));
+      }
+      acc.byte_mask = vector_byte_mask(esize, elems, sinks);
+      want_acc.push_back(acc);
+      stored |= 1u << l;
+    }
+    std::vector<LineRequest> want;
+    coalesce(want_acc.data(), want_acc.size(), want);
+    const std::string where =
+        "seed " + std::to_string(seed) + " round " + std::to_string(round) + ": " + f[0];
+    ASSERT_EQ(out.stored_mask, stored) << where;
+    EXPECT_EQ(out.fault_mask != 0, fault) << where;
+    ASSERT_EQ(out.lines.size(), want.size()) << where;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(compare(out.lines[i], want[i]), "") << where << " line " << i;
+      EXPECT_EQ(out.lines[i].data, want[i].data) << where << " line " << i;
+      bytes += want[i].bytes.count();
+    }
+    EXPECT_EQ(out.bytes, bytes) << where;
+    ASSERT_EQ(scratch.naccess, want_acc.size()) << where;
+    for (size_t i = 0; i < want_acc.size(); ++i) {
+      const LaneAccess& got = scratch.accesses[i];
+      EXPECT_EQ(got.lane, want_acc[i].lane) << where;
+      EXPECT_EQ(got.offset, want_acc[i].offset) << where;
+      EXPECT_EQ(got.byte_mask, want_acc[i].byte_mask) << where;
+      EXPECT_EQ(std::memcmp(got.data.data(), want_acc[i].data.data(), size), 0) << where;
+    }
+    planned += !fault;
+  }
+  EXPECT_GT(planned, 2000u);
+}

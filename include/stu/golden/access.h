@@ -28,10 +28,24 @@ struct LineByteMask {
   uint64_t hi = 0;  // bytes 64..127
   bool test(unsigned i) const { return (i < 64 ? lo >> i : hi >> (i - 64)) & 1; }
   void set(unsigned i) { (i < 64 ? lo : hi) |= uint64_t(1) << (i & 63); }
+  // Sets bytes [begin, begin + len) (begin + len <= 128).
+  void set_range(unsigned begin, unsigned len) {
+    auto bits = [](unsigned from, unsigned to) {  // bits [from, to) of one 64-bit half
+      if (from >= to) return uint64_t(0);
+      const uint64_t upto = to >= 64 ? ~uint64_t(0) : (uint64_t(1) << to) - 1;
+      return upto & ~((uint64_t(1) << from) - 1);
+    };
+    const unsigned end = begin + len;
+    lo |= bits(begin < 64 ? begin : 64, end < 64 ? end : 64);
+    hi |= bits(begin > 64 ? begin - 64 : 0, end > 64 ? end - 64 : 0);
+  }
   bool empty() const { return (lo | hi) == 0; }
-  unsigned count() const;
+  unsigned count() const { return unsigned(__builtin_popcountll(lo) + __builtin_popcountll(hi)); }
   // Bit s set when any byte of sector s (32 bytes) is written.
-  uint8_t sectors() const;
+  uint8_t sectors() const {
+    return uint8_t(((lo & 0xFFFF'FFFFull) != 0) | ((lo >> 32) != 0) << 1 |
+                   ((hi & 0xFFFF'FFFFull) != 0) << 2 | ((hi >> 32) != 0) << 3);
+  }
   bool operator==(const LineByteMask& o) const { return lo == o.lo && hi == o.hi; }
 };
 

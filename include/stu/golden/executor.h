@@ -100,6 +100,9 @@ struct Scratch {
   TmemWriteOut tmem;             // tcgen05.st: golden::tmem_write's result
   std::vector<MbarUpdate> mbar;  // plan(): the barriers' states after the store
   size_t naccess = 0;            // plan(): accesses[0, naccess) were coalesced into lines
+  // plan() of a contiguous st.global warp builds its lines without the per-lane accesses;
+  // set this when the accesses are wanted too (the RTL coalescer takes them).
+  bool record_accesses = false;
 };
 
 // Executes a PTX store: plan() and then commit(). Validation is the ISA layer's job; an
