@@ -45,7 +45,9 @@ class L1Core {
   virtual bool can_pop() const { return false; }
   virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
   virtual unsigned wb_entries() const = 0;
-  // A hint that a store to `addr` comes soon (the host may start loading its state).
+  // Host-speed hints, no effect on the model: a store comes next (its write buffer slot, the
+  // core's own state), to the line at this address (its set).
+  virtual void prefetch_state() const {}
   virtual void prefetch(std::uint64_t) const {}
   // A failure of the RTL (an assertion, a hang); empty when none.
   virtual std::string take_error() { return {}; }
@@ -64,7 +66,8 @@ class L2Core {
   virtual L2Result write(const golden::WbEntry& e) = 0;
   // Every dirty line, made clean, appended to `out`.
   virtual void flush(std::vector<golden::CacheLineOut>& out) = 0;
-  // A hint that a write to `addr` (slice-local) comes soon.
+  // Host-speed hints: a write comes next; to this (slice-local) address.
+  virtual void prefetch_state() const {}
   virtual void prefetch(std::uint64_t) const {}
   virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
   virtual std::string take_error() { return {}; }

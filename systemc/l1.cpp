@@ -30,6 +30,8 @@ bool L1::scoped(const StoreExtension& x) {
   return x.order.strong && x.order.scope && *x.order.scope != isa::Scope::Cta;
 }
 
+void L1::will_serve(const tlm::tlm_generic_payload& tr) const { core_->prefetch(tr.get_address()); }
+
 Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   LinePayload& p = LinePayload::of(tr);
   StoreExtension& x = *p.ext;

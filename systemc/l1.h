@@ -36,11 +36,22 @@ class L1 : public Stage {
   // is acknowledged; AT: queues them (done when idle()).
   Cycle drain(Cycle t);
   bool idle() const { return out_.empty() && in_flight_ == 0; }
+  // A host-speed hint (no effect on the model): a store of this SM comes next, so the host
+  // starts loading the state serve() reads (its timing, its buffers, the core's).
+  void prefetch_state() const {
+    __builtin_prefetch(&occupied_until_);
+    prefetch_range(&sm_, &leaving_ + 1);  // the L1's own members, in declaration order
+    if (!taken_.empty()) __builtin_prefetch(&taken_.back());
+    tags_.prefetch();
+    data_.prefetch();
+    core_->prefetch_state();
+  }
   const L1Core& core() const { return *core_; }
   L1Core& core() { return *core_; }
 
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
+  void will_serve(const tlm::tlm_generic_payload& tr) const override;
   Cycle send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtension& from);
   // LT, eager: the entries the port can take by cycle t leave (all of them with `all`);
   // returns the acknowledgement of the last one sent (t when none).

@@ -40,6 +40,10 @@ std::uint64_t L2Slice::local(std::uint64_t addr) const {
   return addr ^ ((h & ((std::uint64_t(1) << set_bits_) - 1)) << 7);
 }
 
+void L2Slice::will_serve(const tlm::tlm_generic_payload& tr) const {
+  core_->prefetch(local(tr.get_address()));
+}
+
 Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   LinePayload& p = LinePayload::of(tr);
   golden::WbEntry e = entry_of(p);

@@ -26,6 +26,13 @@ class L2Slice : public Stage {
   // cycle the last one is acknowledged (LT) or the current cycle (AT).
   Cycle flush(Cycle t);
   const L2Core& core() const { return *core_; }
+  // A host-speed hint (no effect on the model): a line for this slice comes next.
+  void prefetch_state() const {
+    __builtin_prefetch(&occupied_until_);
+    prefetch_range(&core_, &flushed_);  // the slice's own members, in declaration order
+    port_.prefetch();
+    core_->prefetch_state();
+  }
   // The slice's own address of a line: with several slices, the set bits are XORed with a
   // hash of the bits above them (a bijection), because the lines of one slice share their low
   // line-number bits (the slice hash chose them) and would otherwise crowd a few sets.
@@ -37,6 +44,7 @@ class L2Slice : public Stage {
 
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
+  void will_serve(const tlm::tlm_generic_payload& tr) const override;
   Cycle to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes, Cycle t,
                      tlm::tlm_generic_payload* waiting, golden::DramCause cause);
   void dram_ack(tlm::tlm_generic_payload& tr, Cycle c);

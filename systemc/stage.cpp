@@ -43,7 +43,8 @@ void Stage::timed() {
             break;
         }
       },
-      [](const Timed& next) {
+      [this](const Timed& next) {
+        if (next.what == Due::Arrive) will_serve(*next.tr);
         if (next.what != Due::FreePlace) prefetch(next.tr);  // a freed place reads no payload
       });
 }

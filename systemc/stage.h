@@ -51,6 +51,9 @@ class Stage : public sc_core::sc_module {
   virtual Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) = 0;
   // AT: the acknowledgement of a transaction serve() answered kLater leaves at cycle `t`.
   void respond(tlm::tlm_generic_payload& tr, Cycle t);
+  // A host-speed hint, no effect on the model: the transaction `tr` is served next, so the
+  // module may start loading the state serve() will read for it (its cache set).
+  virtual void will_serve(const tlm::tlm_generic_payload& tr) const { (void)tr; }
   // serve() may set this to the cycle its resource is done with the transaction (the rest of
   // its time is pipeline latency): the transaction then leaves the `depth` places at that
   // cycle instead of at its acknowledgement. Reset before every serve().

@@ -18,6 +18,13 @@ namespace stu::sim {
 
 using Cycle = std::uint64_t;
 
+// A host-speed hint (no effect on a model): the host caches start loading [from, to).
+inline void prefetch_range(const void* from, const void* to) {
+  const char* p = static_cast<const char*>(from);
+  for (; p < static_cast<const char*>(to); p += 64) __builtin_prefetch(p);
+  __builtin_prefetch(static_cast<const char*>(to) - 1);
+}
+
 class Timebase {
  public:
   explicit Timebase(const ClockConfig& c)
@@ -85,6 +92,9 @@ class Calendar {
     }
   }
   double busy_units() const { return busy_; }
+  void prefetch() const {
+    if (top_ != kNone) __builtin_prefetch(&used_[top_ % kWindowBins], 1);
+  }
 
  private:
   void advance_to(std::uint64_t bin) {

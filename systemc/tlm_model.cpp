@@ -185,10 +185,14 @@ bool TlmModel::next_op(PlannedOp& op) {
 void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
   // The caches' sets of a store's global lines, loaded into the host's caches while the
   // store travels to them (a host-speed hint; the model's state is not touched).
+  top_->l1[sm]->prefetch_state();
+  top_->lsu.prefetch_sm(sm);
+  top_->xbar.prefetch_port(sm);
   for (const golden::LineRequest& l : r.lines) {
     if (l.dest.space != golden::MemSpace::Global) continue;
     top_->l1[sm]->core().prefetch(l.line);
     const L2Slice& s = *top_->l2[l2_slice_of(cfg_.l2, l.line)];
+    s.prefetch_state();
     s.core().prefetch(s.local(l.line));
   }
 }

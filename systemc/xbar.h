@@ -25,6 +25,12 @@ class Xbar : public sc_core::sc_module {
   tlm_utils::multi_passthrough_initiator_socket<Xbar> out;  // bound by slice
 
   Xbar(const sc_core::sc_module_name& name, SimContext& ctx);
+  // A host-speed hint (no effect on the model): SM `sm`'s port will book soon.
+  void prefetch_port(std::uint32_t sm) const {
+    const Calendar& c = ports_[sm % ports_.size()];
+    __builtin_prefetch(&c);
+    c.prefetch();
+  }
 
  private:
   Cycle book(const tlm::tlm_generic_payload& tr, Cycle t);

@@ -233,11 +233,12 @@ size_t fill_plain_global(const WarpContext& ctx, unsigned size, uint32_t byte_ma
 
 namespace {
 
-// A lane's `elems` elements of `kElem` bytes each, from its registers, at `d`.
+// A lane's `elems` elements of `kElem` bytes each, from its registers (`src`, as
+// WarpOperands::src), at `d`.
 template <unsigned kElem>
-void put_lane(uint8_t* d, const WarpOperands& ops, unsigned elems, unsigned lane) {
+void put_lane(uint8_t* d, const RegValue* src, unsigned elems, unsigned lane) {
   for (unsigned e = 0; e < elems; ++e) {
-    const RegValue& v = ops.value(e, lane);
+    const RegValue& v = src[e * 32 + lane];
     if constexpr (kElem <= 8) {
       std::memcpy(d + e * kElem, &v.lo, kElem);
     } else {
@@ -253,7 +254,7 @@ void put_lane(uint8_t* d, const WarpOperands& ops, unsigned elems, unsigned lane
 // them into runs, line by line; this builds the same line requests straight from the
 // registers, and fills scratch.accesses only when record_accesses asks for them. The general
 // path (place_lanes, coalesce) stays the reference; the two are compared on random warps
-// (GoldenPlan tests). False, with nothing changed, for any other warp.
+// (GoldenRandom tests). False, with nothing changed, for any other warp.
 template <unsigned kElem>
 bool plan_contiguous_global(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
                             const WarpOperands& ops, unsigned elems, StoreResult& out,
@@ -264,39 +265,42 @@ bool plan_contiguous_global(const MachineState& m, const Instruction& ins, const
   if ((size & (size - 1)) != 0 || size > kLineBytes || (lo & (size - 1)) != 0 ||
       lo > ~uint64_t(0) - uint64_t(n) * size)
     return false;
-  uint64_t next = lo;
-  for (uint32_t act = ctx.active; act; act &= act - 1) {
-    if (address_of(ins.addr, ops.addr[unsigned(__builtin_ctz(act))]) != next) return false;
-    next += size;
+  if (ins.addr.base == isa::Address::Base::Immediate) {
+    if (n != 1) return false;  // every lane at the same address
+  } else {
+    const uint64_t off = uint64_t(ins.addr.offset);
+    uint64_t next = lo;
+    for (uint32_t act = ctx.active; act; act &= act - 1, next += size)
+      if (ops.addr[unsigned(__builtin_ctz(act))] + off != next) return false;
   }
   const Dest global{MemSpace::Global, 0, 0};
   if (m.check_store(global, lo, uint64_t(n) * size) != FaultKind::None) return false;
-  // Each access lies inside one line (aligned, its size divides 128), so a line's accesses
-  // are one run from byte `begin` to the line's end or to the last access.
+  // Each access lies inside one line (aligned, its size divides 128): line by line, the
+  // accesses that fit from the first one's place to the line's end.
+  const RegValue* const src = ops.src.data();
   uint64_t at = lo;
-  size_t cur = out.lines.size();  // the line being filled (none yet)
-  unsigned begin = 0;
-  for (uint32_t act = ctx.active; act; act &= act - 1, at += size) {
-    const unsigned lane = unsigned(__builtin_ctz(act));
+  for (uint32_t act = ctx.active; act;) {
     const uint64_t line = at & ~uint64_t(kLineBytes - 1);
     const unsigned in_line = unsigned(at - line);
-    if (cur == out.lines.size() || out.lines[cur].line != line) {
-      if (cur != out.lines.size()) out.lines[cur].bytes.set_range(begin, kLineBytes - begin);
-      cur = out.lines.size();
-      out.lines.emplace_back();
-      LineRequest& r = out.lines.back();
-      r.dest = global;
-      r.line = line;
-      r.first_lane = uint8_t(lane);
-      begin = in_line;
+    const unsigned fit = (kLineBytes - in_line) / size;
+    out.lines.emplace_back();
+    LineRequest& r = out.lines.back();
+    r.dest = global;
+    r.line = line;
+    r.first_lane = uint8_t(__builtin_ctz(act));
+    uint8_t* const d = r.data.data() + in_line;
+    uint32_t lanes = 0;
+    unsigned k = 0;
+    for (; act && k < fit; ++k, act &= act - 1) {
+      const unsigned lane = unsigned(__builtin_ctz(act));
+      put_lane<kElem>(d + k * size, src, elems, lane);
+      lanes |= uint32_t(1) << lane;
     }
-    LineRequest& r = out.lines[cur];
-    put_lane<kElem>(r.data.data() + in_line, ops, elems, lane);
-    r.lane_mask |= uint32_t(1) << lane;
+    r.lane_mask = lanes;
+    r.bytes.set_range(in_line, k * size);
+    r.sector_mask = r.bytes.sectors();
+    at += uint64_t(k) * size;
   }
-  LineRequest& last = out.lines[cur];
-  last.bytes.set_range(begin, unsigned(at - last.line) - begin);
-  for (LineRequest& r : out.lines) r.sector_mask = r.bytes.sectors();
   out.stored_mask = ctx.active;
   out.bytes = uint64_t(n) * size;
   scratch.naccess = 0;
@@ -311,7 +315,7 @@ bool plan_contiguous_global(const MachineState& m, const Instruction& ins, const
       acc.byte_mask = access_byte_mask(size);
       acc.dest = global;
       acc.offset = at;
-      put_lane<kElem>(acc.data.data(), ops, elems, lane);
+      put_lane<kElem>(acc.data.data(), src, elems, lane);
     }
   }
   return true;

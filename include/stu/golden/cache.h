@@ -294,6 +294,10 @@ class WriteBuffer {
   unsigned capacity() const { return unsigned(ring_.size()); }
   // Entry i, oldest first (i < size()).
   const WbEntry& entry(unsigned i) const { return ring_[(head_ + i) % ring_.size()]; }
+  void prefetch() const {
+    const char* p = reinterpret_cast<const char*>(&ring_[(head_ + count_) % ring_.size()]);
+    for (std::size_t i = 0; i < sizeof(WbEntry); i += 64) __builtin_prefetch(p + i, 1);
+  }
 
  private:
   void pop(std::vector<WbEntry>& out);
