@@ -294,6 +294,7 @@ class WriteBuffer {
   unsigned capacity() const { return unsigned(ring_.size()); }
   // Entry i, oldest first (i < size()).
   const WbEntry& entry(unsigned i) const { return ring_[(head_ + i) % ring_.size()]; }
+  // A host-speed hint, no effect on the state: the slot the next push() fills is loaded.
   void prefetch() const {
     const char* p = reinterpret_cast<const char*>(&ring_[(head_ + count_) % ring_.size()]);
     for (std::size_t i = 0; i < sizeof(WbEntry); i += 64) __builtin_prefetch(p + i, 1);
