@@ -45,8 +45,9 @@ std::string ImageDiff::str() const {
 }
 
 std::optional<ImageDiff> compare_images(const golden::MachineState& g,
-                                        const golden::MachineState& m) {
-  if (auto d = sparse_diff("global", g.global(), m.global())) return d;
+                                        const golden::MachineState& m, ImageSpaces spaces) {
+  if (spaces == ImageSpaces::All)
+    if (auto d = sparse_diff("global", g.global(), m.global())) return d;
   const std::uint32_t ctas = g.config().cluster_ctas;
   for (std::uint32_t c = 0; c < ctas; ++c) {
     const auto& a = g.cta(c).shared;

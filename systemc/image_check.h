@@ -22,10 +22,15 @@ struct ImageDiff {
   std::string str() const;
 };
 
+// Which spaces compare_images looks at: all, or all but global (a workload run, whose global
+// memory is compared where it ends up, in DRAM: compare_dram with `all`).
+enum class ImageSpaces : std::uint8_t { All, AllButGlobal };
+
 // The first difference of every space of `model` from `golden`, in the order global, shared
 // (CTA by CTA), local, .param::func, TMEM, mbarriers; nullopt when equal.
 std::optional<ImageDiff> compare_images(const golden::MachineState& golden,
-                                        const golden::MachineState& model);
+                                        const golden::MachineState& model,
+                                        ImageSpaces spaces = ImageSpaces::All);
 
 // DRAM after the final flush. `written`: the bytes DRAM received per line; with `all`, every
 // byte of every golden global page must equal DRAM's (DRAM was loaded with the initial

@@ -48,7 +48,8 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
         ctx_.image.write(x.dest, tr.get_address() + i, &p.data[i], 1);
     return done;
   }
-  ctx_.image.global().write_line(tr.get_address(), m, p.data.data());
+  if (ctx_.global_image == GlobalImage::Written)
+    ctx_.image.global().write_line(tr.get_address(), m, p.data.data());
   golden::LineRequest req;
   req.dest = x.dest;
   req.line = tr.get_address();

@@ -38,6 +38,13 @@ struct LogEntry {
   Cycle cycle = 0;
 };
 
+// Whether the L1 also writes each global store's bytes into the model's image (the memory as
+// the stores left the SM). A `.sts` run needs it: its expectations read the image, and DRAM
+// holds only what was written back. A workload run does not: its global memory is checked
+// once, where it ends up (DRAM after the drain and flush, every byte against the golden
+// model), so a second copy of every touched line would only cost host time and memory.
+enum class GlobalImage : std::uint8_t { Written, NotWritten };
+
 struct SimContext {
   const SimConfig& cfg;
   const Timebase& tb;
@@ -45,6 +52,7 @@ struct SimContext {
   golden::MachineState& image;
   PayloadPool& pool;
   std::vector<LogEntry>* log = nullptr;  // set to record every event (tests, --trace)
+  GlobalImage global_image = GlobalImage::Written;
 
   void record(Event e, std::uint64_t instr, std::uint32_t warp, std::uint64_t addr, Cycle c) {
     if (log) log->push_back(LogEntry{e, instr, warp, addr, c});

@@ -388,7 +388,7 @@ WriteBuffer::WriteBuffer(unsigned entries)
 
 void WriteBuffer::pop(std::vector<WbEntry>& out) {
   out.push_back(ring_[head_]);
-  head_ = (head_ + 1) % unsigned(ring_.size());
+  head_ = slot(1);
   --count_;
 }
 
@@ -410,8 +410,9 @@ WbPush WriteBuffer::push(const WbEntry& e, bool release, std::vector<WbEntry>& o
   const uint64_t line = line_of(e.line);
   if (e.mergeable) {
     for (unsigned i = count_; i-- > 0;) {  // the youngest entry of the line decides
-      WbEntry& old = ring_[(head_ + i) % ring_.size()];
-      if (old.line != line) continue;
+      const unsigned k = slot(i);
+      if (lines_[k] != line) continue;
+      WbEntry& old = ring_[k];
       if (old.mergeable && old.l2 == e.l2) {
         merge_bytes(old.data.data(), e.data.data(), e.bytes);
         old.bytes = old.bytes | e.bytes;
@@ -426,9 +427,10 @@ WbPush WriteBuffer::push(const WbEntry& e, bool release, std::vector<WbEntry>& o
     pop(out);
     ++r.drained;
   }
-  WbEntry& slot = ring_[(head_ + count_) % ring_.size()];
-  slot = e;
-  slot.line = line;
+  const unsigned k = slot(count_);
+  ring_[k] = e;
+  ring_[k].line = line;
+  lines_[k] = line;
   ++count_;
   return r;
 }

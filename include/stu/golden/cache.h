@@ -293,16 +293,24 @@ class WriteBuffer {
   unsigned size() const { return count_; }
   unsigned capacity() const { return unsigned(ring_.size()); }
   // Entry i, oldest first (i < size()).
-  const WbEntry& entry(unsigned i) const { return ring_[(head_ + i) % ring_.size()]; }
+  const WbEntry& entry(unsigned i) const { return ring_[slot(i)]; }
   // A host-speed hint, no effect on the state: the slot the next push() fills is loaded.
   void prefetch() const {
-    const char* p = reinterpret_cast<const char*>(&ring_[(head_ + count_) % ring_.size()]);
+    const char* p = reinterpret_cast<const char*>(&ring_[slot(count_)]);
     for (std::size_t i = 0; i < sizeof(WbEntry); i += 64) __builtin_prefetch(p + i, 1);
   }
 
  private:
+  // The ring index of entry i (i <= size() < 2 * capacity), without a division.
+  unsigned slot(unsigned i) const {
+    const unsigned k = head_ + i;
+    return k >= capacity() ? k - capacity() : k;
+  }
   void pop(std::vector<WbEntry>& out);
   std::vector<WbEntry> ring_;
+  // The line of each ring slot, beside the entries: push() looks for its line's youngest entry
+  // in these few host lines instead of one WbEntry (three host lines) per entry.
+  std::array<uint64_t, kMaxEntries> lines_{};
   unsigned head_ = 0;
   unsigned count_ = 0;
 };
