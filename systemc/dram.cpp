@@ -49,8 +49,7 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     w.hi |= m.hi;
   }
   ctx_.stats.add(Metric::DramBytesWrite, bytes);
-  ctx_.stats.add(Metric::DramSectorsWrite,
-                 double(m.sectors() ? __builtin_popcount(m.sectors()) : 0));
+  ctx_.stats.add(Metric::DramSectorsWrite, double(m.sector_count()));
   const Cycle done = t2 + latency_;
   ctx_.record(Event::DramWrite, p.ext->instr_id, p.ext->warp, line, t2);
   return done;

@@ -120,8 +120,14 @@ void store_op(WarpOp& op, const isa::Instruction& ins, std::uint64_t index, unsi
   op.ins = &ins;
   op.ops.src.resize(std::size_t(elems) * 32);
   const std::uint64_t seed = splitmix64(index);  // op_value(index, l, e), the seed once
-  for (unsigned e = 0; e < elems; ++e)
-    for (unsigned l = 0; l < 32; ++l) op.ops.src[e * 32 + l] = value_of_seed(seed, l, e);
+  golden::RegValue* const src = op.ops.src.data();
+  if (ins.type && isa::bytes_of(*ins.type) > 8) {
+    for (unsigned e = 0; e < elems; ++e)
+      for (unsigned l = 0; l < 32; ++l) src[e * 32 + l] = value_of_seed(seed, l, e);
+  } else {  // registers of 8 bytes or less: the high half is never read, left 0
+    for (unsigned e = 0; e < elems; ++e)
+      for (unsigned l = 0; l < 32; ++l) src[e * 32 + l] = {value_of_seed(seed, l, e).lo, 0};
+  }
 }
 
 // What the generators share: name, parameters, the op counter.

@@ -36,7 +36,7 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   LinePayload& p = LinePayload::of(tr);
   StoreExtension& x = *p.ext;
   const golden::LineByteMask m = p.mask();
-  const unsigned sectors = unsigned(__builtin_popcount(m.sectors()));
+  const unsigned sectors = m.sector_count();
   const Cycle t1 = data_.book(tags_.book(t, 1.0), double(sectors) * golden::kSectorBytes);
   const Cycle done = t1 + ctx_.cfg.l1.hit_latency;
   occupied_until_ = t1;
@@ -126,7 +126,7 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
       strong_.pop_front();
     }
     ctx_.stats.add(Metric::WbEntriesOut);
-    const unsigned sectors = unsigned(__builtin_popcount(e.bytes.sectors()));
+    const unsigned sectors = e.bytes.sector_count();
     if (mode_ == SimMode::Lt) {
       // The port moves one entry after another; an entry needs a credit (the slice took
       // the entry write_buffer_entries before it); a strong entry leaves after every earlier

@@ -49,7 +49,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   golden::WbEntry e = entry_of(p);
   const std::uint64_t line = e.line;
   e.line = local(line);
-  const unsigned sectors = unsigned(__builtin_popcount(e.bytes.sectors()));
+  const unsigned sectors = e.bytes.sector_count();
   const Cycle t1 = port_.book(t, double(sectors) * golden::kSectorBytes);
   occupied_until_ = t1;
   L2Result r = core_->write(e);

@@ -250,7 +250,7 @@ void Lsu::issue_lt(const PlannedOp& op) {
     Cycle slowest = ~Cycle(0);
     for (const SmState& x : sms_)
       if (x.active) slowest = std::min(slowest, x.cursor);
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = ctx_.tb.stamp();
     const sc_core::sc_time local = ctx_.tb.time(slowest);
     qk_.set(local > now ? local - now : sc_core::SC_ZERO_TIME);
     if (qk_.need_sync()) qk_.sync();

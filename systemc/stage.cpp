@@ -54,7 +54,7 @@ void Stage::b_transport(int, tlm::tlm_generic_payload& tr, sc_time& delay) {
   occupied_until_ = kLater;
   const Cycle done = serve(tr, t);
   const Cycle d = done == kLater || done < t ? t : done;
-  delay = tb_.time(d) - sc_core::sc_time_stamp();
+  delay = tb_.time(d) - tb_.stamp();
   tr.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -63,7 +63,7 @@ tlm::tlm_sync_enum Stage::nb_transport_fw(int port, tlm::tlm_generic_payload& tr
   if (phase == tlm::BEGIN_REQ) {
     LinePayload::of(tr).port = std::uint32_t(port);
     if (delay > SC_ZERO_TIME) {  // a request annotated later arrives through the heap
-      heap_.push((sc_core::sc_time_stamp() + delay).value(), Timed{&tr, Due::Arrive}, heap_ev_);
+      heap_.push((tb_.stamp() + delay).value(), Timed{&tr, Due::Arrive}, heap_ev_);
     } else {
       peq_.notify(tr, phase, delay);
     }
@@ -129,7 +129,7 @@ void Stage::accept(tlm::tlm_generic_payload& tr) {
 }
 
 void Stage::respond(tlm::tlm_generic_payload& tr, Cycle t) {
-  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  const std::uint64_t now = tb_.stamp().value();
   heap_.push(std::max<std::uint64_t>(tb_.time(t).value(), now), Timed{&tr, Due::Respond}, heap_ev_);
 }
 

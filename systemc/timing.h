@@ -25,22 +25,65 @@ inline void prefetch_range(const void* from, const void* to) {
   __builtin_prefetch(static_cast<const char*>(to) - 1);
 }
 
-class Timebase {
+// Exact unsigned division by a constant, by one multiplication where that is exact (the
+// round-up method: with m = ceil(2^64 / d), floor(n * m / 2^64) = floor(n / d) for every
+// n < 2^(64 - ceil(log2 d)); Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+// 2019, theorem 1), by a division above that and for d = 1.
+class ExactDivider {
  public:
-  explicit Timebase(const ClockConfig& c)
-      : period_ps_(std::max<std::uint64_t>(1, std::uint64_t(cycle_ns(c) * 1000.0 + 0.5))) {}
-  std::uint64_t period_ps() const { return period_ps_; }
-  sc_core::sc_time time(Cycle c) const { return sc_core::sc_time::from_value(c * period_ps_); }
-  // The cycle of a time (rounded down).
-  Cycle cycle(const sc_core::sc_time& t) const { return t.value() / period_ps_; }
-  Cycle now() const { return cycle(sc_core::sc_time_stamp()); }
-  // The cycle `delay` after now.
-  Cycle at(const sc_core::sc_time& delay) const {
-    return (sc_core::sc_time_stamp() + delay).value() / period_ps_;
+  explicit ExactDivider(std::uint64_t d)
+      : d_(std::max<std::uint64_t>(d, 1)),
+        m_(d_ > 1 ? ~std::uint64_t(0) / d_ + 1 : 0),
+        below_(d_ > 1 ? std::uint64_t(1) << __builtin_clzll(d_ - 1) : 0) {}
+  std::uint64_t divisor() const { return d_; }
+  std::uint64_t operator()(std::uint64_t n) const {
+    if (n < below_) return std::uint64_t((unsigned __int128)n * m_ >> 64);
+    return n / d_;
   }
 
  private:
+  std::uint64_t d_;
+  std::uint64_t m_;      // ceil(2^64 / d), d > 1
+  std::uint64_t below_;  // the multiplication is exact for n < below_ (0: never used)
+};
+
+// Cycles and SystemC time of one model. Built after the model's simulation context exists and
+// its time resolution (1 ps) is set: it keeps the clock period as an sc_time and reads the
+// context's current time directly (the same value sc_time_stamp() returns, without a call into
+// the library per conversion: the LT path converts several times per store).
+class Timebase {
+ public:
+  Timebase(const ClockConfig& c, const sc_core::sc_simcontext& sim)
+      : sim_(sim),
+        period_ps_(std::max<std::uint64_t>(1, std::uint64_t(cycle_ns(c) * 1000.0 + 0.5))),
+        div_(period_ps_),
+        period_(sc_core::sc_time::from_value(period_ps_)),
+        exact_cycles_(((std::uint64_t(1) << 53) - 1) / period_ps_) {}
+  std::uint64_t period_ps() const { return period_ps_; }
+  sc_core::sc_time time(Cycle c) const {
+    // sc_time *= double is exact while the product stays below 2^53 ps (about 2.5 simulated
+    // hours); from_value above that.
+    if (c > exact_cycles_) return sc_core::sc_time::from_value(c * period_ps_);
+    sc_core::sc_time t = period_;
+    t *= double(c);
+    return t;
+  }
+  // The current simulation time (sc_time_stamp()).
+  const sc_core::sc_time& stamp() const { return sim_.time_stamp(); }
+  // The cycle of a time (rounded down).
+  Cycle cycle(const sc_core::sc_time& t) const { return div_(t.value()); }
+  Cycle now() const { return cycle(sim_.time_stamp()); }
+  // The cycle `delay` after now.
+  Cycle at(const sc_core::sc_time& delay) const {
+    return div_(sim_.time_stamp().value() + delay.value());
+  }
+
+ private:
+  const sc_core::sc_simcontext& sim_;
   std::uint64_t period_ps_;
+  ExactDivider div_;
+  sc_core::sc_time period_;
+  Cycle exact_cycles_;
 };
 
 // A resource that moves `per_cycle` units (bytes, lookups, wavefronts) per cycle. book(t, n)

@@ -98,11 +98,11 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
     : cfg_(effective(cfg, caches)), image_(mc) {
   sim_ = new sc_core::sc_simcontext;
   activate();
-  tb_ = std::make_unique<Timebase>(cfg_.clock);
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);  // before any sc_time exists
+  tb_ = std::make_unique<Timebase>(cfg_.clock, *sim_);
   pool_ = std::make_unique<PayloadPool>();
   ctx_ = std::make_unique<SimContext>(SimContext{cfg_, *tb_, stats_, image_, *pool_});
   stats_.core_mhz = cfg_.clock.core_mhz;
-  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);  // before any sc_time exists
   activate();  // the quantum, now that the clock and the resolution are known
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
   top_->dram.keep_log(true);  // a .sts test reads DRAM's writes; run() turns it off
@@ -200,14 +200,10 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
 void TlmModel::remember(const golden::StoreResult& r, const golden::WarpContext& ctx,
                         std::uint32_t sm) {
   // A ring of kHistory entries whose line lists keep their capacity (no allocation per store).
-  if (history_.size() < kHistory) {
-    history_.emplace_back();
-  } else {
-    history_.push_back(std::move(history_.front()));
-    history_.pop_front();
-  }
-  Remembered& m = history_.back();
-  m.seq = ++seq_;
+  if (history_.empty()) history_.resize(kHistory);
+  ++seq_;
+  Remembered& m = history_[seq_ % kHistory];
+  m.seq = seq_;
   m.sm = sm;
   m.cta = ctx.cta;
   m.warp = ctx.warp;
@@ -218,7 +214,9 @@ void TlmModel::remember(const golden::StoreResult& r, const golden::WarpContext&
 std::string TlmModel::history_for(std::uint64_t addr, const std::string& space) const {
   std::string s;
   const std::uint64_t line = addr & ~std::uint64_t(golden::kLineBytes - 1);
-  for (auto it = history_.rbegin(); it != history_.rend(); ++it) {
+  const std::uint64_t kept = std::min<std::uint64_t>(seq_, history_.size());
+  for (std::uint64_t seq = seq_; seq > seq_ - kept; --seq) {  // newest first
+    const Remembered* it = &history_[seq % kHistory];
     for (const auto& [dest, l] : it->lines) {
       if (l != line ||
           std::string(golden::to_string(dest.space)) != (space == "dram" ? "global" : space))
@@ -228,8 +226,7 @@ std::string TlmModel::history_for(std::uint64_t addr, const std::string& space) 
       break;
     }
   }
-  if (s.empty())
-    s = "  no store among the last " + std::to_string(history_.size()) + " wrote that line\n";
+  if (s.empty()) s = "  no store among the last " + std::to_string(kept) + " wrote that line\n";
   return s;
 }
 

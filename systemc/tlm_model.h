@@ -137,7 +137,7 @@ class TlmModel final : public sts::StoreModel {
     std::uint32_t sm, cta, warp;
     std::vector<std::pair<golden::Dest, std::uint64_t>> lines;  // dest, line
   };
-  std::deque<Remembered> history_;
+  std::vector<Remembered> history_;  // a ring: slot seq % size() holds store #seq
   std::uint64_t seq_ = 0;
   std::unique_ptr<Coalescer> coalescer_;  // RTL in the loop; null: golden::coalesce in plan
 };

@@ -68,7 +68,8 @@ class Workload {
 
 // The data every workload stores: a deterministic function of (op index, lane, element), so
 // the golden and TLM models see identical values (splitmix64 of the op index, then a
-// multiply-xorshift of the lane and element).
+// multiply-xorshift of the lane and element). The generators give a register the high half
+// (RegValue::hi) only for a 16-byte type (.b128); narrower registers never read it and get 0.
 std::uint64_t splitmix64(std::uint64_t x);
 golden::RegValue op_value(std::uint64_t op, unsigned lane, unsigned element);
 

@@ -28,14 +28,14 @@ void Xbar::timed() {
 
 Cycle Xbar::book(const tlm::tlm_generic_payload& tr, Cycle t) {
   const LinePayload& p = LinePayload::of(const_cast<tlm::tlm_generic_payload&>(tr));
-  const unsigned sectors = unsigned(__builtin_popcount(p.mask().sectors()));
+  const unsigned sectors = p.mask().sector_count();
   return ports_[p.ext->sm % ports_.size()].book(t, double(sectors) * golden::kSectorBytes) +
          latency_;
 }
 
 void Xbar::b_transport(int, tlm::tlm_generic_payload& tr, sc_core::sc_time& delay) {
   const Cycle t = book(tr, ctx_.tb.at(delay));
-  delay = ctx_.tb.time(t) - sc_core::sc_time_stamp();
+  delay = ctx_.tb.time(t) - ctx_.tb.stamp();
   out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->b_transport(tr, delay);
   delay += ctx_.tb.time(latency_);
 }
@@ -49,7 +49,7 @@ tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr, tlm:
     return tlm::TLM_ACCEPTED;
   }
   ++used_[slice];
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = ctx_.tb.stamp();
   const Cycle arrive = book(tr, ctx_.tb.at(delay));  // port moved it + the wire
   heap_.push(ctx_.tb.time(arrive).value(), &tr, heap_ev_);
   phase = tlm::END_REQ;  // taken when the port has moved it
@@ -66,7 +66,7 @@ void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
   waiting_[slice].pop_front();
   if (!waiting_[slice].empty()) prefetch(waiting_[slice].front());
   ++used_[slice];
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = ctx_.tb.stamp();
   const Cycle arrive = book(next, ctx_.tb.now());
   heap_.push(ctx_.tb.time(arrive).value(), &next, heap_ev_);
   tlm::tlm_phase p = tlm::END_REQ;

@@ -265,8 +265,16 @@ bool plan_contiguous_global(const MachineState& m, const Instruction& ins, const
   if ((size & (size - 1)) != 0 || size > kLineBytes || (lo & (size - 1)) != 0 ||
       lo > ~uint64_t(0) - uint64_t(n) * size)
     return false;
+  // A full warp (the common case) walks its lanes by index: no bit scans, and the address
+  // check without a branch per lane.
+  const bool full = ctx.active == ~uint32_t(0);
   if (ins.addr.base == isa::Address::Base::Immediate) {
     if (n != 1) return false;  // every lane at the same address
+  } else if (full) {
+    const uint64_t off = uint64_t(ins.addr.offset);
+    uint64_t differ = 0;
+    for (unsigned l = 0; l < 32; ++l) differ |= (ops.addr[l] + off) ^ (lo + uint64_t(l) * size);
+    if (differ) return false;
   } else {
     const uint64_t off = uint64_t(ins.addr.offset);
     uint64_t next = lo;
@@ -291,10 +299,22 @@ bool plan_contiguous_global(const MachineState& m, const Instruction& ins, const
     uint8_t* const d = r.data.data() + in_line;
     uint32_t lanes = 0;
     unsigned k = 0;
-    for (; act && k < fit; ++k, act &= act - 1) {
-      const unsigned lane = unsigned(__builtin_ctz(act));
-      put_lane<kElem>(d + k * size, src, elems, lane);
-      lanes |= uint32_t(1) << lane;
+    if (full) {  // lanes first.. (those of earlier lines are cleared from act)
+      const unsigned first = r.first_lane;
+      k = std::min(fit, 32 - first);
+      if (elems == 1) {
+        for (unsigned j = 0; j < k; ++j) put_lane<kElem>(d + j * size, src + first + j, 1, 0);
+      } else {
+        for (unsigned j = 0; j < k; ++j) put_lane<kElem>(d + j * size, src, elems, first + j);
+      }
+      lanes = uint32_t((uint64_t(1) << k) - 1) << first;
+      act &= ~lanes;
+    } else {
+      for (; act && k < fit; ++k, act &= act - 1) {
+        const unsigned lane = unsigned(__builtin_ctz(act));
+        put_lane<kElem>(d + k * size, src, elems, lane);
+        lanes |= uint32_t(1) << lane;
+      }
     }
     r.lane_mask = lanes;
     r.bytes.set_range(in_line, k * size);

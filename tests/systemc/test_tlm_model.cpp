@@ -4,7 +4,9 @@
 // timing styles, and LT/AT agreement on a streaming workload.
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -19,6 +21,60 @@ namespace stu::sim {
 namespace {
 
 using namespace testing_support;
+
+// --- ExactDivider (cycles of a time) --------------------------------------------------------
+
+// Against the division, at the edges of the multiplication's range (2^(64 - ceil(log2 d))) and
+// on seeded random numerators, for 1, powers of two, the presets' periods and random divisors.
+TEST(ExactDivider, EqualsDivision) {
+  const char* env = std::getenv("STU_SEED");
+  const std::uint64_t seed = env ? std::strtoull(env, nullptr, 0) : 20261124u;
+  std::cout << "ExactDivider seed " << seed << " (set STU_SEED to reproduce)\n";
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> ds = {1,
+                                   2,
+                                   3,
+                                   7,
+                                   64,
+                                   570,
+                                   571,
+                                   602,
+                                   1000,
+                                   1u << 20,
+                                   (1u << 20) + 1,
+                                   ~std::uint64_t(0),
+                                   std::uint64_t(1) << 63};
+  for (int i = 0; i < 200; ++i) ds.push_back(rng() >> (rng() % 64));
+  for (std::uint64_t d : ds) {
+    if (d == 0) continue;
+    const ExactDivider div(d);
+    std::vector<std::uint64_t> ns = {0, 1, d - 1, d, d + 1, ~std::uint64_t(0)};
+    if (d > 1) {
+      const std::uint64_t below = std::uint64_t(1) << __builtin_clzll(d - 1);
+      for (std::uint64_t k : {below - 2, below - 1, below, below + 1}) ns.push_back(k);
+    }
+    for (int i = 0; i < 2000; ++i) ns.push_back(rng() >> (rng() % 64));
+    for (std::uint64_t n : ns)
+      ASSERT_EQ(div(n), n / d) << "seed " << seed << ": " << n << " / " << d;
+  }
+}
+
+// Timebase: a cycle's time and back, exactly, at the clock of every preset.
+TEST(Timebase, CycleTimeRoundTrip) {
+  for (const std::string& name : preset_names()) {
+    sc_core::sc_simcontext sim;  // not current: its time stays 0
+    const SimConfig cfg = *preset(name);
+    const Timebase tb(cfg.clock, sim);
+    for (Cycle c : {Cycle(0), Cycle(1), Cycle(12345), Cycle(1) << 40}) {
+      const sc_core::sc_time t = tb.time(c);
+      EXPECT_EQ(t.value(), c * tb.period_ps()) << name;
+      EXPECT_EQ(tb.cycle(t), c) << name;
+      EXPECT_EQ(tb.cycle(t + sc_core::sc_time::from_value(tb.period_ps() - 1)), c) << name;
+      EXPECT_EQ(tb.at(t), c) << name;
+    }
+    EXPECT_EQ(tb.now(), 0u);
+  }
+}
 
 // --- Calendar -----------------------------------------------------------------------------
 
@@ -283,7 +339,29 @@ TEST_P(GoldenCheck, L1CorruptingAWriteBufferEntryIsAMismatch) {
   const Outcome o = run_workload(*w, *ref, c, f);
   EXPECT_TRUE(*done);
   EXPECT_FALSE(o.report.ok);
-  EXPECT_TRUE(o.report.mismatch.has_value()) << mismatch_text(o.report);
+  ASSERT_TRUE(o.report.mismatch.has_value()) << mismatch_text(o.report);
+  // The first entry to leave a write buffer is the first line of store #1 (warp 0, on SM 0):
+  // the report names it as the store that wrote the differing line.
+  EXPECT_EQ(o.report.mismatch->space, "dram");
+  EXPECT_EQ(o.report.mismatch_context, "  store #1 (sm 0, cta 0, warp 0) wrote that line\n")
+      << mismatch_text(o.report);
+}
+
+// The report keeps the last 64 stores: after 100, store #1 (the corrupted line's) is gone.
+TEST_P(GoldenCheck, MismatchReportKeepsTheLast64Stores) {
+  SimConfig c = small_config(GetParam());
+  auto done = std::make_shared<bool>(false);
+  CoreFactory f;
+  f.l1 = [done](const golden::CacheGeometry& g, unsigned wb) {
+    return std::make_unique<CorruptingL1>(make_l1_core(g, wb), done);
+  };
+  f.names = {"corrupting_l1"};
+  auto w = stream(100, 2, 16), ref = stream(100, 2, 16);
+  ASSERT_TRUE(w && ref);
+  const Outcome o = run_workload(*w, *ref, c, f);
+  ASSERT_TRUE(o.report.mismatch.has_value()) << mismatch_text(o.report);
+  EXPECT_EQ(o.report.mismatch_context, "  no store among the last 64 wrote that line\n")
+      << mismatch_text(o.report);
 }
 
 // The unmodified cores pass the same run (the two tests above fail for their cause only).

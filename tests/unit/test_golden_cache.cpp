@@ -138,6 +138,21 @@ TEST(GoldenCache, AddressLowBitsSelectTheSameLine) {
   EXPECT_EQ(l.way, 0u);
 }
 
+// Every sector pattern: the last byte of each chosen sector set, counted by hand.
+TEST(GoldenCache, SectorCountOfEveryPattern) {
+  for (unsigned s = 0; s < 16; ++s) {
+    LineByteMask m;
+    unsigned want = 0;
+    for (unsigned k = 0; k < 4; ++k)
+      if (s >> k & 1) {
+        m.set(32 * k + 31);
+        ++want;
+      }
+    EXPECT_EQ(m.sectors(), s);
+    EXPECT_EQ(m.sector_count(), want) << "sectors 0x" << std::hex << s;
+  }
+}
+
 TEST(GoldenCache, PartialSectorWriteMissAllocatesOnlyThoseBytes) {
   SectoredCache c = tiny();
   Payload p;
@@ -147,6 +162,7 @@ TEST(GoldenCache, PartialSectorWriteMissAllocatesOnlyThoseBytes) {
   EXPECT_EQ(l.valid, (LineByteMask{0xFull << 36, 0}));
   EXPECT_EQ(l.dirty, (LineByteMask{0xFull << 36, 0}));
   EXPECT_EQ(l.valid.sectors(), 0x2);
+  EXPECT_EQ(l.valid.sector_count(), 1u);
   const uint8_t* d = c.data(0x080);
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d[36], 0xA0 + 36);

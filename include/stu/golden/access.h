@@ -46,6 +46,8 @@ struct LineByteMask {
     return uint8_t(((lo & 0xFFFF'FFFFull) != 0) | ((lo >> 32) != 0) << 1 |
                    ((hi & 0xFFFF'FFFFull) != 0) << 2 | ((hi >> 32) != 0) << 3);
   }
+  // How many sectors are written (0..4): nibble s of the constant is the bit count of s.
+  unsigned sector_count() const { return unsigned(0x4332322132212110ull >> (4 * sectors()) & 0xF); }
   bool operator==(const LineByteMask& o) const { return lo == o.lo && hi == o.hi; }
 };
 
