@@ -26,6 +26,7 @@ class GoldenL1 final : public L1Core {
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l1_.lookup(addr); }
   unsigned wb_entries() const override { return wb_.size(); }
   void prefetch(std::uint64_t addr) const override { l1_.prefetch(addr); }
+  const golden::SectoredCache* cache_array() const override { return &l1_; }
   void prefetch_state() const override {
     prefetch_range(this, this + 1);
     wb_.prefetch();
@@ -51,6 +52,7 @@ class GoldenL2 final : public L2Core {
   void flush(std::vector<golden::CacheLineOut>& out) override { l2_.flush(out); }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l2_.lookup(addr); }
   void prefetch(std::uint64_t addr) const override { l2_.prefetch(addr); }
+  const golden::SectoredCache* cache_array() const override { return &l2_; }
   void prefetch_state() const override { prefetch_range(this, this + 1); }
 
  private:

@@ -49,6 +49,9 @@ class L1Core {
   // core's own state), to the line at this address (its set).
   virtual void prefetch_state() const {}
   virtual void prefetch(std::uint64_t) const {}
+  // The core's cache array, when it has one in host memory (the C++ core): the model keeps its
+  // HostView to hint the sets of the lines that come next. Null for an RTL core.
+  virtual const golden::SectoredCache* cache_array() const { return nullptr; }
   // A failure of the RTL (an assertion, a hang); empty when none.
   virtual std::string take_error() { return {}; }
 };
@@ -69,6 +72,7 @@ class L2Core {
   // Host-speed hints: a write comes next; to this (slice-local) address.
   virtual void prefetch_state() const {}
   virtual void prefetch(std::uint64_t) const {}
+  virtual const golden::SectoredCache* cache_array() const { return nullptr; }  // as L1Core's
   virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
   virtual std::string take_error() { return {}; }
 };

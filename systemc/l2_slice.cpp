@@ -23,21 +23,18 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
       ctx_(ctx),
       core_(std::move(core)),
       port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices)),
-      latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency) {
+      latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency),
+      local_(ctx.cfg) {
   SC_HAS_PROCESS(L2Slice);
   SC_METHOD(send_due);
   sensitive << send_ev_;
   dont_initialize();
-  const std::uint64_t sets = hierarchy_of(ctx.cfg).l2.sets();
-  while ((std::uint64_t(1) << set_bits_) < sets) ++set_bits_;
 }
 
-std::uint64_t L2Slice::local(std::uint64_t addr) const {
-  if (ctx_.cfg.l2.slices <= 1 || set_bits_ == 0) return addr;
-  const std::uint64_t above = addr >> (7 + set_bits_);
-  std::uint64_t h = above * 0x9E3779B97F4A7C15ull;
-  h ^= h >> 29;
-  return addr ^ ((h & ((std::uint64_t(1) << set_bits_) - 1)) << 7);
+SliceLocal::SliceLocal(const SimConfig& cfg) {
+  if (cfg.l2.slices <= 1) return;
+  const std::uint64_t sets = hierarchy_of(cfg).l2.sets();
+  while ((std::uint64_t(1) << set_bits_) < sets) ++set_bits_;
 }
 
 void L2Slice::will_serve(const tlm::tlm_generic_payload& tr) const {

@@ -17,6 +17,24 @@
 
 namespace stu::sim {
 
+// The slice's own address of a line: with several slices, the set bits are XORed with a hash
+// of the bits above them (a bijection, its own inverse), because the lines of one slice share
+// their low line-number bits (the slice hash chose them) and would otherwise crowd a few sets.
+// The identity with one slice, so a `.sts` test's cache reads as the golden hierarchy's.
+class SliceLocal {
+ public:
+  explicit SliceLocal(const SimConfig& cfg);
+  std::uint64_t operator()(std::uint64_t addr) const {
+    if (set_bits_ == 0) return addr;
+    std::uint64_t h = (addr >> (7 + set_bits_)) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return addr ^ ((h & ((std::uint64_t(1) << set_bits_) - 1)) << 7);
+  }
+
+ private:
+  unsigned set_bits_ = 0;  // 0: the identity (one slice)
+};
+
 class L2Slice : public Stage {
  public:
   L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core);
@@ -33,12 +51,9 @@ class L2Slice : public Stage {
     port_.prefetch();
     core_->prefetch_state();
   }
-  // The slice's own address of a line: with several slices, the set bits are XORed with a
-  // hash of the bits above them (a bijection), because the lines of one slice share their low
-  // line-number bits (the slice hash chose them) and would otherwise crowd a few sets.
-  // The identity with one slice, so a `.sts` test's cache reads as the golden hierarchy's.
-  std::uint64_t local(std::uint64_t addr) const;
-  std::uint64_t global(std::uint64_t local_addr) const { return local(local_addr); }
+  // The slice's own address of a line (SliceLocal) and back.
+  std::uint64_t local(std::uint64_t addr) const { return local_(addr); }
+  std::uint64_t global(std::uint64_t local_addr) const { return local_(local_addr); }
   L2Core& core() { return *core_; }
   std::size_t dram_outstanding() const { return dram_outstanding_; }
 
@@ -53,7 +68,7 @@ class L2Slice : public Stage {
   std::unique_ptr<L2Core> core_;
   Calendar port_;
   Cycle latency_;
-  unsigned set_bits_ = 0;
+  SliceLocal local_;
   std::size_t dram_outstanding_ = 0;
   std::vector<golden::CacheLineOut> flushed_;
   void send_due();  // AT: DRAM writes whose slice time is over leave

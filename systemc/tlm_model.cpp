@@ -85,6 +85,16 @@ struct TlmModel::Top : sc_core::sc_module {
   }
 };
 
+// Where every C++ cache core keeps its sets (one small array each for the L1s and the L2
+// slices), so that the hints for a store's lines are issued without reading the modules'
+// and cores' own objects first: those are as cold as the sets when the SMs take turns.
+struct HostHints {
+  std::vector<golden::SectoredCache::HostView> l1;  // per SM (base null: an RTL core)
+  std::vector<golden::SectoredCache::HostView> l2;  // per slice
+  SliceLocal local;
+  explicit HostHints(const SimConfig& cfg) : local(cfg) {}
+};
+
 void TlmModel::activate() const {
   sc_core::sc_curr_simcontext = sim_;
   sc_core::sc_default_global_context = sim_;
@@ -105,6 +115,15 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   stats_.core_mhz = cfg_.clock.core_mhz;
   activate();  // the quantum, now that the clock and the resolution are known
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
+  hints_ = std::make_unique<HostHints>(cfg_);
+  for (const auto& l : top_->l1) {
+    const golden::SectoredCache* c = l->core().cache_array();
+    hints_->l1.push_back(c ? c->host_view() : golden::SectoredCache::HostView{});
+  }
+  for (const auto& s : top_->l2) {
+    const golden::SectoredCache* c = s->core().cache_array();
+    hints_->l2.push_back(c ? c->host_view() : golden::SectoredCache::HostView{});
+  }
   top_->dram.keep_log(true);  // a .sts test reads DRAM's writes; run() turns it off
   if (cores.coalescer) {
     coalescer_ = cores.coalescer();
@@ -183,17 +202,23 @@ bool TlmModel::next_op(PlannedOp& op) {
 }
 
 void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
-  // The caches' sets of a store's global lines, loaded into the host's caches while the
-  // store travels to them (a host-speed hint; the model's state is not touched).
+  // The caches' sets of a store's global lines, and the state of the modules on its path,
+  // loaded into the host's caches while the store travels to them (a host-speed hint; the
+  // model's state is not touched). The sets first: their addresses come from the small
+  // HostHints arrays, while the modules' state is reached through their (cold) objects.
+  const HostHints& h = *hints_;
+  for (const golden::LineRequest& l : r.lines) {
+    if (l.dest.space != golden::MemSpace::Global) continue;
+    if (h.l1[sm].base) h.l1[sm].prefetch(l.line);
+    const golden::SectoredCache::HostView& v = h.l2[l2_slice_of(cfg_.l2, l.line)];
+    if (v.base) v.prefetch(h.local(l.line));
+  }
   top_->l1[sm]->prefetch_state();
   top_->lsu.prefetch_sm(sm);
   top_->xbar.prefetch_port(sm);
   for (const golden::LineRequest& l : r.lines) {
     if (l.dest.space != golden::MemSpace::Global) continue;
-    top_->l1[sm]->core().prefetch(l.line);
-    const L2Slice& s = *top_->l2[l2_slice_of(cfg_.l2, l.line)];
-    s.prefetch_state();
-    s.core().prefetch(s.local(l.line));
+    top_->l2[l2_slice_of(cfg_.l2, l.line)]->prefetch_state();
   }
 }
 

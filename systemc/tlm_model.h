@@ -118,6 +118,7 @@ class TlmModel final : public sts::StoreModel {
   std::unique_ptr<class PayloadPool> pool_;
   std::unique_ptr<struct SimContext> ctx_;
   std::unique_ptr<Top> top_;
+  std::unique_ptr<struct HostHints> hints_;  // where the caches' sets lie (prefetch)
 
   // The feed: one pending store (sts) or the workload.
   Workload* workload_ = nullptr;

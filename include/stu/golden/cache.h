@@ -167,9 +167,23 @@ class SectoredCache {
   // A hint, no effect on the state: asks the host to start loading the tags and keys of
   // `addr`'s set, so that a write() issued a little later does not wait for them. A model
   // that knows its next lines early (the performance model, at planning) calls it.
-  void prefetch(uint64_t addr) const {
-    const char* p = reinterpret_cast<const char*>(tags_of(set_of(addr)));
-    for (size_t b = 0; b < 16 * size_t(ways_); b += 64) __builtin_prefetch(p + b, 1);
+  void prefetch(uint64_t addr) const { host_view().prefetch(addr); }
+  // Where the sets lie in host memory (fixed for the cache's life): a model keeps these in one
+  // small array for all its caches and issues the hints above without touching the caches'
+  // own objects (which are cold themselves when the lines are).
+  struct HostView {
+    const char* base = nullptr;  // set 0's block
+    uint32_t set_mask = 0;
+    uint32_t set_bytes = 0;    // one set's block
+    uint32_t probe_bytes = 0;  // its tags and keys, which write() reads first
+    void prefetch(uint64_t addr) const {
+      const char* p = base + size_t(uint32_t(addr >> 7) & set_mask) * set_bytes;
+      for (uint32_t b = 0; b < probe_bytes; b += 64) __builtin_prefetch(p + b, 1);
+    }
+  };
+  HostView host_view() const {
+    return {reinterpret_cast<const char*>(mem_.data()), sets_ - 1, uint32_t(set_words_ * 8),
+            16 * ways_};
   }
 
  private:
