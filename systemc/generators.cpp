@@ -26,10 +26,14 @@ std::uint64_t splitmix64(std::uint64_t x) {
 namespace {
 // The value of (lane, element) from the op's seed: one multiply-xorshift round each half, so a
 // warp's 32..256 values cost one splitmix64 in all.
-golden::RegValue value_of_seed(std::uint64_t seed, unsigned lane, unsigned element) {
-  std::uint64_t k = seed ^ ((std::uint64_t(element) << 8 | lane) + 1) * 0x9E3779B97F4A7C15ull;
+constexpr std::uint64_t kLaneStep = 0x9E3779B97F4A7C15ull;
+// The low half from k = seed ^ ((element << 8 | lane) + 1) * kLaneStep.
+std::uint64_t low_of(std::uint64_t k) {
   k = (k ^ (k >> 29)) * 0xBF58476D1CE4E5B9ull;
-  k ^= k >> 32;
+  return k ^ (k >> 32);
+}
+golden::RegValue value_of_seed(std::uint64_t seed, unsigned lane, unsigned element) {
+  const std::uint64_t k = low_of(seed ^ ((std::uint64_t(element) << 8 | lane) + 1) * kLaneStep);
   return golden::RegValue{k, (k ^ (k >> 31)) * 0x94D049BB133111EBull};
 }
 }  // namespace
@@ -125,8 +129,11 @@ void store_op(WarpOp& op, const isa::Instruction& ins, std::uint64_t index, unsi
     for (unsigned e = 0; e < elems; ++e)
       for (unsigned l = 0; l < 32; ++l) src[e * 32 + l] = value_of_seed(seed, l, e);
   } else {  // registers of 8 bytes or less: the high half is never read, left 0
-    for (unsigned e = 0; e < elems; ++e)
-      for (unsigned l = 0; l < 32; ++l) src[e * 32 + l] = {value_of_seed(seed, l, e).lo, 0};
+    golden::RegValue* v = src;
+    for (unsigned e = 0; e < elems; ++e) {
+      std::uint64_t step = ((std::uint64_t(e) << 8) + 1) * kLaneStep;  // lane 0's
+      for (unsigned l = 0; l < 32; ++l, step += kLaneStep) *v++ = {low_of(seed ^ step), 0};
+    }
   }
 }
 

@@ -114,13 +114,15 @@ class Calendar {
       advance_to(bin);
       double& u = used_[bin % kWindowBins];
       const double room = cap_ - u;
-      if (room <= 0) {  // full: never look at it again
-        if (bin == full_below_) ++full_below_;
-        ++bin;
+      if (room <= 0) {  // full: never look at it again; on to the next bin that is not
+        const std::uint64_t open = next_open(bin + 1);
+        if (bin == full_below_) full_below_ = open;  // every bin between is full too
+        bin = open;
         continue;
       }
       if (room >= left) {
         u += left;
+        if (cap_ - u <= 0) mark_full(bin);
         // The bin is a bucket: its units move in arrival order of booking, so the booking
         // ends when the bin has moved `u` units.
         const Cycle end = bin * kBinCycles + Cycle(u / per_cycle_ + 0.999999) - 1;
@@ -130,6 +132,7 @@ class Calendar {
       }
       left -= room;
       u = cap_;
+      mark_full(bin);
       if (bin == full_below_) ++full_below_;
       ++bin;
     }
@@ -140,11 +143,29 @@ class Calendar {
   }
 
  private:
+  // full_ has bit (b % kWindowBins) set when bin b (base_ <= b <= top_) is full (cap_ - used
+  // <= 0), so that a booking skips a run of full bins a word at a time.
+  void mark_full(std::uint64_t bin) {
+    const std::size_t i = bin % kWindowBins;
+    full_[i / 64] |= std::uint64_t(1) << (i % 64);
+  }
+  // The first bin from `bin` on that is not full: at most top_ + 1 (bins above top_ are empty).
+  std::uint64_t next_open(std::uint64_t bin) const {
+    while (bin <= top_) {
+      const std::size_t i = bin % kWindowBins;
+      const std::uint64_t open = ~full_[i / 64] >> (i % 64);
+      if (open) return std::min(bin + std::uint64_t(__builtin_ctzll(open)), top_ + 1);
+      bin += 64 - i % 64;  // the next word (may pass top_ + 1)
+    }
+    return std::min(bin, top_ + 1);  // called with bin <= top_ + 1
+  }
   void advance_to(std::uint64_t bin) {
     if (bin < top_ + 1 && top_ != kNone) return;
     const std::uint64_t from = top_ == kNone ? bin : top_ + 1;
-    for (std::uint64_t b = from; b <= bin && b - from < kWindowBins; ++b)
+    for (std::uint64_t b = from; b <= bin && b - from < kWindowBins; ++b) {
       used_[b % kWindowBins] = 0.0;
+      full_[(b % kWindowBins) / 64] &= ~(std::uint64_t(1) << (b % 64));
+    }
     top_ = bin;
     if (top_ + 1 > kWindowBins && top_ + 1 - kWindowBins > base_) base_ = top_ + 1 - kWindowBins;
   }
@@ -152,6 +173,7 @@ class Calendar {
   double per_cycle_;
   double cap_;
   std::vector<double> used_;
+  std::vector<std::uint64_t> full_ = std::vector<std::uint64_t>(kWindowBins / 64, 0);
   std::uint64_t base_ = 0;
   std::uint64_t top_ = kNone;
   std::uint64_t full_below_ = 0;  // the bins in [base_, full_below_) are full

@@ -133,6 +133,63 @@ TEST(Calendar, PartialCycleEndsInTheCycleOfTheLastUnit) {
   EXPECT_EQ(b, 1u);
 }
 
+// The booking rule by its definition, for the test below: the units go to the earliest bins,
+// from the request's own bin (or the window's first, kWindowBins behind the latest bin seen)
+// on, that have room, one bin after the other (no skipping structures).
+struct ReferenceCalendar {
+  double per_cycle, cap;
+  std::map<std::uint64_t, double> used;
+  std::uint64_t top = 0;
+  bool any = false;
+  explicit ReferenceCalendar(double pc) : per_cycle(pc), cap(pc * double(Calendar::kBinCycles)) {}
+  Cycle book(Cycle t, double units) {
+    std::uint64_t bin = t / Calendar::kBinCycles;
+    if (any && top + 1 > Calendar::kWindowBins && bin < top + 1 - Calendar::kWindowBins)
+      bin = top + 1 - Calendar::kWindowBins;
+    double left = units;
+    for (;; ++bin) {
+      if (!any || bin > top) top = bin, any = true;
+      double& u = used[bin];
+      const double room = cap - u;
+      if (room <= 0) continue;
+      if (room >= left) {
+        u += left;
+        const Cycle end = bin * Calendar::kBinCycles + Cycle(u / per_cycle + 0.999999) - 1;
+        const Cycle own = t + Cycle(units / per_cycle + 0.999999) - 1;
+        return std::max({t, end, own});
+      }
+      left -= room;
+      u = cap;
+    }
+  }
+};
+
+// Calendar (the window, the full-bin bitmap and the full-prefix skip) against the reference on
+// seeded random bookings: mostly increasing times with jitter back, bursts that fill runs of
+// bins, and jumps past the window.
+TEST(Calendar, AgreesWithTheBookingRuleOnRandomBookings) {
+  const char* env = std::getenv("STU_SEED");
+  const std::uint64_t seed = env ? std::strtoull(env, nullptr, 0) : 20261124u;
+  std::cout << "Calendar seed " << seed << " (set STU_SEED to reproduce)\n";
+  std::mt19937_64 rng(seed);
+  for (double pc : {1.0, 4.0, 0.5, 70.4, 32.0, 3.3}) {
+    Calendar c(pc);
+    ReferenceCalendar r(pc);
+    Cycle now = 0;
+    for (int i = 0; i < 8000; ++i) {
+      const unsigned kind = unsigned(rng() % 100);
+      if (kind < 2)
+        now += Calendar::kBinCycles * Calendar::kWindowBins + rng() % 5000;
+      else if (kind < 60)
+        now += rng() % 8;
+      const Cycle t = now > 2000 && rng() % 4 == 0 ? now - rng() % 2000 : now;
+      const double units = kind % 7 == 0 ? double(1 + rng() % 4096) : double(1 + rng() % 128);
+      ASSERT_EQ(c.book(t, units), r.book(t, units))
+          << "seed " << seed << " per_cycle " << pc << " booking " << i << " t " << t;
+    }
+  }
+}
+
 // --- LatencyHistogram ------------------------------------------------------------------------
 
 TEST(LatencyHistogram, ExactPercentilesBelow1024) {
