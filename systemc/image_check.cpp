@@ -134,4 +134,31 @@ std::optional<ImageDiff> compare_dram(
   return std::nullopt;
 }
 
+std::optional<ImageDiff> missing_in_dram(
+    const golden::MachineState& g, const golden::SparseMemory& dram,
+    const std::unordered_map<std::uint64_t, golden::LineByteMask>& taken,
+    const std::unordered_map<std::uint64_t, golden::LineByteMask>& written) {
+  std::optional<ImageDiff> first;
+  for (const auto& [line, m] : taken) {
+    const auto w = written.find(line);
+    const golden::LineByteMask got = w == written.end() ? golden::LineByteMask{} : w->second;
+    const golden::LineByteMask lost{m.lo & ~got.lo, m.hi & ~got.hi};
+    if (lost.empty()) continue;
+    const unsigned i =
+        lost.lo ? unsigned(__builtin_ctzll(lost.lo)) : 64 + unsigned(__builtin_ctzll(lost.hi));
+    if (first && first->addr <= line + i) continue;
+    std::uint8_t a = 0, b = 0;
+    g.global().read(line + i, &a, 1);
+    dram.read(line + i, &b, 1);
+    ImageDiff d;
+    d.space = "dram";
+    d.addr = line + i;
+    d.where = "dram " + hex(d.addr) + " (stored, never reached DRAM)";
+    d.want = a;
+    d.got = b;
+    first = d;
+  }
+  return first;
+}
+
 }  // namespace stu::sim

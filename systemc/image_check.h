@@ -39,4 +39,12 @@ std::optional<ImageDiff> compare_dram(
     const golden::MachineState& golden, const golden::SparseMemory& dram,
     const std::unordered_map<std::uint64_t, golden::LineByteMask>& written, bool all);
 
+// A `.sts` run (DRAM compared only where it was written): the lowest global byte the L1s took
+// (`taken`, per line) that DRAM never received (`written`), a store lost between the L1 and
+// DRAM; nullopt when every one arrived.
+std::optional<ImageDiff> missing_in_dram(
+    const golden::MachineState& golden, const golden::SparseMemory& dram,
+    const std::unordered_map<std::uint64_t, golden::LineByteMask>& taken,
+    const std::unordered_map<std::uint64_t, golden::LineByteMask>& written);
+
 }  // namespace stu::sim

@@ -48,8 +48,11 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
         ctx_.image.write(x.dest, tr.get_address() + i, &p.data[i], 1);
     return done;
   }
-  if (ctx_.global_image == GlobalImage::Written)
+  if (ctx_.global_image == GlobalImage::Written) {
     ctx_.image.global().write_line(tr.get_address(), m, p.data.data());
+    golden::LineByteMask& taken = ctx_.global_taken[tr.get_address()];
+    taken = golden::LineByteMask{taken.lo | m.lo, taken.hi | m.hi};
+  }
   golden::LineRequest req;
   req.dest = x.dest;
   req.line = tr.get_address();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "payload.h"
@@ -53,6 +54,9 @@ struct SimContext {
   PayloadPool& pool;
   std::vector<LogEntry>* log = nullptr;  // set to record every event (tests, --trace)
   GlobalImage global_image = GlobalImage::Written;
+  // With GlobalImage::Written (a `.sts` run): the global bytes the L1s took, per line, which
+  // must all reach DRAM by the end (missing_in_dram).
+  std::unordered_map<std::uint64_t, golden::LineByteMask> global_taken;
 
   void record(Event e, std::uint64_t instr, std::uint32_t warp, std::uint64_t addr, Cycle c) {
     if (log) log->push_back(LogEntry{e, instr, warp, addr, c});

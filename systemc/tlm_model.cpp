@@ -111,7 +111,8 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);  // before any sc_time exists
   tb_ = std::make_unique<Timebase>(cfg_.clock, *sim_);
   pool_ = std::make_unique<PayloadPool>();
-  ctx_ = std::make_unique<SimContext>(SimContext{cfg_, *tb_, stats_, image_, *pool_});
+  ctx_ = std::make_unique<SimContext>(
+      SimContext{cfg_, *tb_, stats_, image_, *pool_, nullptr, GlobalImage::Written, {}});
   stats_.core_mhz = cfg_.clock.core_mhz;
   activate();  // the quantum, now that the clock and the resolution are known
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
@@ -335,6 +336,9 @@ RunReport TlmModel::finish(const golden::MachineState& golden, bool dram_all) {
   if (!r.mismatch)
     r.mismatch = compare_dram(golden, top_->dram.memory(), top_->dram.written(),
                               dram_all || !global_in_image);
+  if (!r.mismatch && global_in_image)
+    r.mismatch =
+        missing_in_dram(golden, top_->dram.memory(), ctx_->global_taken, top_->dram.written());
   if (r.mismatch) r.mismatch_context = history_for(r.mismatch->addr, r.mismatch->space);
   r.ok = !r.mismatch && r.errors.empty();
   return r;

@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -383,18 +384,26 @@ TEST_P(GoldenCheck, L2DroppingAFlushedLineIsADramMismatch) {
   EXPECT_EQ(o.report.mismatch->space, "dram") << mismatch_text(o.report);
 }
 
-TEST_P(GoldenCheck, L1CorruptingAWriteBufferEntryIsAMismatch) {
-  SimConfig c = small_config(GetParam());
+// `warps` of stream width 16 on 2 SMs, with L1 cores that corrupt the first entry leaving a
+// write buffer; `corrupted`: whether they did.
+Outcome run_with_corrupting_l1(SimMode mode, std::uint64_t warps, bool& corrupted) {
   auto done = std::make_shared<bool>(false);
   CoreFactory f;
   f.l1 = [done](const golden::CacheGeometry& g, unsigned wb) {
     return std::make_unique<CorruptingL1>(make_l1_core(g, wb), done);
   };
   f.names = {"corrupting_l1"};
-  auto w = stream(10, 2, 16), ref = stream(10, 2, 16);
-  ASSERT_TRUE(w && ref);
-  const Outcome o = run_workload(*w, *ref, c, f);
-  EXPECT_TRUE(*done);
+  auto w = stream(warps, 2, 16), ref = stream(warps, 2, 16);
+  if (!w || !ref) throw std::logic_error("stream generator");
+  const Outcome o = run_workload(*w, *ref, small_config(mode), f);
+  corrupted = *done;
+  return o;
+}
+
+TEST_P(GoldenCheck, L1CorruptingAWriteBufferEntryIsAMismatch) {
+  bool corrupted = false;
+  const Outcome o = run_with_corrupting_l1(GetParam(), 10, corrupted);
+  EXPECT_TRUE(corrupted);
   EXPECT_FALSE(o.report.ok);
   ASSERT_TRUE(o.report.mismatch.has_value()) << mismatch_text(o.report);
   // The first entry to leave a write buffer is the first line of store #1 (warp 0, on SM 0):
@@ -406,16 +415,9 @@ TEST_P(GoldenCheck, L1CorruptingAWriteBufferEntryIsAMismatch) {
 
 // The report keeps the last 64 stores: after 100, store #1 (the corrupted line's) is gone.
 TEST_P(GoldenCheck, MismatchReportKeepsTheLast64Stores) {
-  SimConfig c = small_config(GetParam());
-  auto done = std::make_shared<bool>(false);
-  CoreFactory f;
-  f.l1 = [done](const golden::CacheGeometry& g, unsigned wb) {
-    return std::make_unique<CorruptingL1>(make_l1_core(g, wb), done);
-  };
-  f.names = {"corrupting_l1"};
-  auto w = stream(100, 2, 16), ref = stream(100, 2, 16);
-  ASSERT_TRUE(w && ref);
-  const Outcome o = run_workload(*w, *ref, c, f);
+  bool corrupted = false;
+  const Outcome o = run_with_corrupting_l1(GetParam(), 100, corrupted);
+  EXPECT_TRUE(corrupted);
   ASSERT_TRUE(o.report.mismatch.has_value()) << mismatch_text(o.report);
   EXPECT_EQ(o.report.mismatch_context, "  no store among the last 64 wrote that line\n")
       << mismatch_text(o.report);
@@ -431,25 +433,51 @@ TEST_P(GoldenCheck, UnmodifiedCoresPass) {
 
 // --- a .sts directed test on the TLM model ------------------------------------------------
 
-TEST_P(GoldenCheck, StsFormsWidthsPasses) {
+// tests/sts/forms_widths.sts on the TLM model with the h100 preset; its diagnostics in `diags`.
+sts::RunSummary run_forms_widths(SimMode mode, const CoreFactory& cores, std::string& diags) {
   const std::string path = std::string(STU_SOURCE_DIR) + "/tests/sts/forms_widths.sts";
   std::ifstream f(path, std::ios::binary);
-  ASSERT_TRUE(f) << path;
+  if (!f) throw std::runtime_error("cannot read " + path);
   std::stringstream text;
   text << f.rdbuf();
   Diagnostics d;
   sts::Program program;
-  ASSERT_TRUE(sts::parse(text.str(), program, d));
+  if (!sts::parse(text.str(), program, d)) throw std::runtime_error("cannot parse " + path);
   SimConfig c = *preset("h100");
-  c.sim.mode = GetParam();
+  c.sim.mode = mode;
   Stats st;
-  const sts::RunSummary s = run_sts_on_tlm(program, c, {}, d, &st);
-  std::ostringstream diags;
-  d.print(diags, path);
-  EXPECT_TRUE(s.ok()) << diags.str();
+  const sts::RunSummary s = run_sts_on_tlm(program, c, {}, d, &st, cores);
+  std::ostringstream out;
+  d.print(out, path);
+  diags = out.str();
+  return s;
+}
+
+TEST_P(GoldenCheck, StsFormsWidthsPasses) {
+  std::string diags;
+  const sts::RunSummary s = run_forms_widths(GetParam(), CoreFactory{}, diags);
+  EXPECT_TRUE(s.ok()) << diags;
   EXPECT_GT(s.stores, 0u);
   EXPECT_GT(s.expectations, 0u);
-  EXPECT_FALSE(d.has_errors()) << diags.str();
+  EXPECT_TRUE(diags.find("error") == std::string::npos) << diags;
+}
+
+// A `.sts` test whose L2 loses a line at the final flush fails: every global byte the L1 took
+// must reach DRAM (DRAM is compared where it was written, and here nothing was).
+TEST_P(GoldenCheck, StsLineLostBeforeDramFails) {
+  auto dropped = std::make_shared<bool>(false);
+  CoreFactory f;
+  f.l2 = [dropped](const golden::CacheGeometry& g) {
+    auto core = std::make_unique<DroppingL2>(make_l2_core(g));
+    core->dropped_ = dropped;
+    return core;
+  };
+  f.names = {"dropping_l2"};
+  std::string diags;
+  const sts::RunSummary s = run_forms_widths(GetParam(), f, diags);
+  EXPECT_TRUE(*dropped);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(diags.find("never reached DRAM"), std::string::npos) << diags;
 }
 
 std::string mode_name(const ::testing::TestParamInfo<SimMode>& i) {
