@@ -363,11 +363,8 @@ class CorruptingL1 : public L1Core {
   std::shared_ptr<bool> done_;
 };
 
-class GoldenCheck : public ::testing::TestWithParam<SimMode> {};
-
-TEST_P(GoldenCheck, L2DroppingAFlushedLineIsADramMismatch) {
-  SimConfig c = small_config(GetParam());
-  auto dropped = std::make_shared<bool>(false);
+// L2 cores that drop the first line of their first flush; `dropped`: whether one did.
+CoreFactory dropping_l2(const std::shared_ptr<bool>& dropped) {
   CoreFactory f;
   f.l2 = [dropped](const golden::CacheGeometry& g) {
     auto core = std::make_unique<DroppingL2>(make_l2_core(g));
@@ -375,6 +372,15 @@ TEST_P(GoldenCheck, L2DroppingAFlushedLineIsADramMismatch) {
     return core;
   };
   f.names = {"dropping_l2"};
+  return f;
+}
+
+class GoldenCheck : public ::testing::TestWithParam<SimMode> {};
+
+TEST_P(GoldenCheck, L2DroppingAFlushedLineIsADramMismatch) {
+  SimConfig c = small_config(GetParam());
+  auto dropped = std::make_shared<bool>(false);
+  const CoreFactory f = dropping_l2(dropped);
   auto w = stream(10, 2, 16), ref = stream(10, 2, 16);
   ASSERT_TRUE(w && ref);
   const Outcome o = run_workload(*w, *ref, c, f);
@@ -466,13 +472,7 @@ TEST_P(GoldenCheck, StsFormsWidthsPasses) {
 // must reach DRAM (DRAM is compared where it was written, and here nothing was).
 TEST_P(GoldenCheck, StsLineLostBeforeDramFails) {
   auto dropped = std::make_shared<bool>(false);
-  CoreFactory f;
-  f.l2 = [dropped](const golden::CacheGeometry& g) {
-    auto core = std::make_unique<DroppingL2>(make_l2_core(g));
-    core->dropped_ = dropped;
-    return core;
-  };
-  f.names = {"dropping_l2"};
+  const CoreFactory f = dropping_l2(dropped);
   std::string diags;
   const sts::RunSummary s = run_forms_widths(GetParam(), f, diags);
   EXPECT_TRUE(*dropped);
