@@ -35,7 +35,6 @@ class ExactDivider {
       : d_(std::max<std::uint64_t>(d, 1)),
         m_(d_ > 1 ? ~std::uint64_t(0) / d_ + 1 : 0),
         below_(d_ > 1 ? std::uint64_t(1) << __builtin_clzll(d_ - 1) : 0) {}
-  std::uint64_t divisor() const { return d_; }
   std::uint64_t operator()(std::uint64_t n) const {
     if (n < below_) return std::uint64_t((unsigned __int128)n * m_ >> 64);
     return n / d_;
