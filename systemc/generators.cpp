@@ -524,9 +524,10 @@ class FlagPublish : public Generator {
 };
 
 // --- mmio ------------------------------------------------------------------------------------
-// st.mmio.relaxed.sys.global.b32 to a 128-byte register window: lane 0 alone writes register
-// (i/4) mod 32, so four ops in a row hit the same address (they must never merge); every 8th op
-// the whole warp writes the window (lane l register l).
+// st.mmio.relaxed.sys.global.b32 to a 128-byte register window per SM, written by warp 0 of
+// that SM alone (so no two warps race on a register): on each SM, its k-th op has lane 0 alone
+// write register (k/4) mod 32, so four of its ops in a row hit the same address (they must
+// never merge); every 8th the whole warp writes the window (lane l register l).
 class Mmio : public Generator {
  public:
   explicit Mmio(const GenParams& p) : Generator("mmio", p) {
@@ -534,17 +535,21 @@ class Mmio : public Generator {
     total_ = p.warps;
   }
   bool setup(MachineState& m, std::string& error) const override {
-    return alloc_global(m, 4096, error);
+    return alloc_global(m, std::uint64_t(kWindow) * p_.sms, error);
   }
 
  private:
+  static constexpr unsigned kWindow = 128;
   void make(std::uint64_t i, WarpOp& op) override {
-    const bool all = i % 8 == 7;
-    store_op(op, ins_, i, 1, sm_of(i), 0, warp_in_cta(i), all ? ~0u : 1u);
+    const std::uint32_t sm = sm_of(i);
+    const std::uint64_t k = i / p_.sms;  // the op's place among its SM's
+    const std::uint64_t window = kGlobalBase + std::uint64_t(kWindow) * sm;
+    const bool all = k % 8 == 7;
+    store_op(op, ins_, i, 1, sm, 0, 0, all ? ~0u : 1u);
     if (all) {
-      for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = kGlobalBase + 4 * l;
+      for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = window + 4 * l;
     } else {
-      op.ops.addr[0] = kGlobalBase + 4 * ((i / 4) % 32);
+      op.ops.addr[0] = window + 4 * ((k / 4) % 32);
     }
   }
   isa::Instruction ins_;
@@ -603,7 +608,7 @@ const std::vector<GeneratorInfo>& generators() {
       {"dsmem_ring", "4-CTA cluster ring: mbarrier arrive.expect_tx, st.async, wait"},
       {"tcgen05_epilogue", "4 warps tcgen05.st 32x32b.x4 / 16x256b.x1, tcgen05.wait::st"},
       {"flag_publish", "weak v4 data stores then a st.release / st.relaxed .gpu flag"},
-      {"mmio", "st.mmio.relaxed.sys to a 128-byte register window, repeated addresses"},
+      {"mmio", "st.mmio.relaxed.sys to a 128-byte register window per SM, repeated addresses"},
       {"chain_l2", "calibration: one lane of one warp, st.relaxed.gpu to a new line each op"},
       {"chain_dram",
        "calibration: one lane of one warp, st.mmio.relaxed.sys to a new line each op"},

@@ -9,14 +9,14 @@ L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
     : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
       to_xbar(
           "to_xbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); },
-          [this] { pump_ev_.notify(sc_core::SC_ZERO_TIME); }),
+          [this] { pump(); }),
       ctx_(ctx),
       sm_(sm),
       core_(std::move(core)),
       tags_(double(ctx.cfg.l1.tag_lookups_per_clk)),
       data_(double(ctx.cfg.l1.bytes_per_clk)) {
   SC_HAS_PROCESS(L1);
-  SC_METHOD(pump);
+  SC_METHOD(pump);  // only for drain(); otherwise called where entries may leave
   sensitive << pump_ev_;
   dont_initialize();
 }
@@ -79,21 +79,24 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   // null), in buffer order, so the acknowledgement of its entry can answer the store.
   send(leaving_, t1, x);  // older entries: their places in strong_ come first
   if (strong_entry) strong_.push_back(wait_l2 ? &tr : nullptr);
-  if (eager()) pump_ev_.notify(sc_core::SC_ZERO_TIME);
   // A release waits for the entries its drain pushed out; a scoped strong store for its own
   // entry; any store while the entries that left the buffer cannot move on (it is full).
   // (A scoped store's own entry leaves after every earlier one is acknowledged, so waiting
   // for it covers the release too; each store is answered exactly once.)
-  if (wait_l2) return kLater;
-  if (x.release_point && in_flight_ + out_.size() > 0) {
+  Cycle answer = done;
+  if (wait_l2) {
+    answer = kLater;
+  } else if (x.release_point && in_flight_ + out_.size() > 0) {
     releases_.push_back(&tr);
-    return kLater;
-  }
-  if (out_.size() > ctx_.cfg.l1.write_buffer_entries) {
+    answer = kLater;
+  } else if (out_.size() > ctx_.cfg.l1.write_buffer_entries) {
     stalled_.push_back(&tr);
-    return kLater;
+    answer = kLater;
   }
-  return done;
+  // Then the entries that may leave go now (after the checks above, which see the buffer as
+  // this store left it).
+  if (!out_.empty() || eager()) pump();
+  return answer;
 }
 
 Cycle L1::eager_lt(Cycle t, bool all, const StoreExtension& from) {
@@ -155,11 +158,17 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
       out_.push_back(&d);
     }
   }
-  if (mode_ == SimMode::At && !out_.empty()) pump_ev_.notify(sc_core::SC_ZERO_TIME);
   return last;
 }
 
 void L1::pump() {
+  if (pumping_) return;  // called back from inside the loop below (END_REQ): the loop goes on
+  pumping_ = true;
+  pump_loop();
+  pumping_ = false;
+}
+
+void L1::pump_loop() {
   for (;;) {
     if (to_xbar.queued() != 0) return;  // one at a time: the crossbar paces it
     if (out_.empty()) {
@@ -187,7 +196,6 @@ void L1::ack(tlm::tlm_generic_payload& tr, Cycle c) {
   if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), back);
   ctx_.pool.release(d);
   --in_flight_;
-  pump_ev_.notify(sc_core::SC_ZERO_TIME);
   if (in_flight_ + out_.size() == 0) {
     for (tlm::tlm_generic_payload* r : releases_) respond(*r, back);
     releases_.clear();
@@ -196,6 +204,7 @@ void L1::ack(tlm::tlm_generic_payload& tr, Cycle c) {
     respond(*stalled_.front(), tb_.now() + ctx_.cfg.l1.hit_latency);
     stalled_.pop_front();
   }
+  pump();  // the next entry may leave
 }
 
 Cycle L1::drain(Cycle t) {
@@ -203,7 +212,10 @@ Cycle L1::drain(Cycle t) {
   core_->drain(leaving_);
   StoreExtension none;
   none.sm = sm_;
-  return send(leaving_, t, none);
+  const Cycle c = send(leaving_, t, none);
+  // Called between simulation runs: the entries leave from the pump's process.
+  if (mode_ == SimMode::At && !out_.empty()) pump_ev_.notify(sc_core::SC_ZERO_TIME);
+  return c;
 }
 
 }  // namespace stu::sim

@@ -58,7 +58,8 @@ class L1 : public Stage {
   Cycle eager_lt(Cycle t, bool all, const StoreExtension& from);
   bool eager() const;
   static bool scoped(const StoreExtension& x);
-  void pump();
+  void pump();  // AT: entries leave the buffer while the crossbar takes them
+  void pump_loop();
   void ack(tlm::tlm_generic_payload& tr, Cycle c);
 
   SimContext& ctx_;
@@ -78,6 +79,7 @@ class L1 : public Stage {
   std::vector<golden::WbEntry> leaving_;
   std::deque<LinePayload*> out_;                    // AT: entries waiting to leave
   unsigned in_flight_ = 0;                          // AT: entries sent, not yet acknowledged
+  bool pumping_ = false;                            // AT: inside pump()
   std::deque<tlm::tlm_generic_payload*> releases_;  // AT: releases waiting for the drain
   std::deque<tlm::tlm_generic_payload*> stalled_;   // AT: stores waiting for buffer room
   sc_core::sc_event pump_ev_;

@@ -17,7 +17,7 @@ Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mo
       in("in"),
       tb_(tb),
       mode_(mode),
-      peq_(this, &Stage::peq_cb),
+      peq_(this, &Stage::from_peq),
       depth_(depth ? depth : 1) {
   in.register_b_transport(this, &Stage::b_transport);
   in.register_nb_transport_fw(this, &Stage::nb_transport_fw);
@@ -64,12 +64,25 @@ tlm::tlm_sync_enum Stage::nb_transport_fw(int port, tlm::tlm_generic_payload& tr
     LinePayload::of(tr).port = std::uint32_t(port);
     if (delay > SC_ZERO_TIME) {  // a request annotated later arrives through the heap
       heap_.push((tb_.stamp() + delay).value(), Timed{&tr, Due::Arrive}, heap_ev_);
-    } else {
-      peq_.notify(tr, phase, delay);
+      return tlm::TLM_ACCEPTED;
     }
+    if (busy_ < depth_ && waiting_.empty() && !serving_ && peq_pending_ == 0) {
+      // A place is free now: take it on the return path (END_REQ, no delta cycle through the
+      // PEQ) and serve it at once.
+      take(tr);
+      phase = tlm::END_REQ;
+      return tlm::TLM_UPDATED;
+    }
+    ++peq_pending_;
+    peq_.notify(tr, phase, delay);
     return tlm::TLM_ACCEPTED;
   }
   return tlm::TLM_COMPLETED;  // END_RESP: nothing left to do
+}
+
+void Stage::from_peq(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) {
+  --peq_pending_;
+  peq_cb(tr, phase);
 }
 
 void Stage::peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) {
@@ -109,14 +122,20 @@ void Stage::free_place() {
 }
 
 void Stage::accept(tlm::tlm_generic_payload& tr) {
-  ++busy_;
-  peak_ = std::max(peak_, std::size_t(busy_) + waiting_.size());
   tlm::tlm_phase p = tlm::END_REQ;
   sc_time d = SC_ZERO_TIME;
   in[int(LinePayload::of(tr).port)]->nb_transport_bw(tr, p, d);
+  take(tr);
+}
+
+void Stage::take(tlm::tlm_generic_payload& tr) {
+  ++busy_;
+  peak_ = std::max(peak_, std::size_t(busy_) + waiting_.size());
   const Cycle now = tb_.now();
   occupied_until_ = kLater;
+  serving_ = true;
   const Cycle done = serve(tr, now);
+  serving_ = false;
   LinePayload& lp = LinePayload::of(tr);
   if (occupied_until_ != kLater) {  // the place frees when the resource is done
     lp.holds_place = false;
@@ -165,10 +184,12 @@ Cycle Sender::lt(tlm::tlm_generic_payload& tr, Cycle t) {
 
 void Sender::at(tlm::tlm_generic_payload& tr, const sc_time& delay) {
   queue_.push_back(Queued{&tr, delay});
-  if (!waiting_end_req_) send_ev_.notify(SC_ZERO_TIME);
+  if (!waiting_end_req_ && !sending_) send_next();  // sent now; queued while one waits
 }
 
 void Sender::send_next() {
+  if (sending_) return;  // a callback of the loop below queued more: the loop sends it
+  sending_ = true;
   while (!waiting_end_req_ && !queue_.empty()) {
     tlm::tlm_generic_payload* tr = queue_.front().tr;
     sc_time d = queue_.front().delay;
@@ -184,12 +205,13 @@ void Sender::send_next() {
     } else if (r == tlm::TLM_UPDATED && p == tlm::END_REQ) {
       if (d > SC_ZERO_TIME) {  // the target takes it later: the next request waits for then
         end_req_ev_.notify(d);
-        return;
+        break;
       }
       waiting_end_req_ = false;
       if (on_ready_) on_ready_();
     }
   }
+  sending_ = false;
 }
 
 tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,

@@ -3,12 +3,14 @@
 //
 //   Stage   a target: b_transport (loosely timed: the arrival cycle is now plus the annotated
 //           delay, the answer is annotated back) and nb_transport_fw (approximately timed:
-//           the four phases through a peq_with_cb_and_phase, at most `depth` transactions in
-//           service; a request beyond that waits for END_REQ, which is how backpressure
-//           reaches the initiator). Both call the module's serve().
-//   Sender  an initiator port owned by a module: lt() is b_transport; at() queues the
-//           payload, sends BEGIN_REQ when the previous request got END_REQ, and reports
-//           BEGIN_RESP to the owner's on_ack().
+//           the four phases, at most `depth` transactions in service. A request that finds a
+//           place free and nothing waiting is taken on the return path (TLM_UPDATED, END_REQ)
+//           and served at once; any other goes through a peq_with_cb_and_phase, and one beyond
+//           `depth` waits for END_REQ, which is how backpressure reaches the initiator). Both
+//           call the module's serve().
+//   Sender  an initiator port owned by a module: lt() is b_transport; at() sends BEGIN_REQ at
+//           once when the previous request has its END_REQ (else queues the payload and sends
+//           it when that comes), and reports BEGIN_RESP to the owner's on_ack().
 //
 // A module decides its own timing in serve() (bandwidth Calendars, latencies) and the cycle
 // its acknowledgement leaves; the styles differ in who waits: in LT nobody (time is
@@ -66,8 +68,10 @@ class Stage : public sc_core::sc_module {
   void b_transport(int port, tlm::tlm_generic_payload& tr, sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_fw(int port, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
+  void from_peq(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase);
   void peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase);
-  void accept(tlm::tlm_generic_payload& tr);
+  void accept(tlm::tlm_generic_payload& tr);  // END_REQ to the initiator, then take()
+  void take(tlm::tlm_generic_payload& tr);    // a place, and serve()
   void free_place();
 
   void timed();  // the heap's method: responses and freed places that are due
@@ -84,6 +88,8 @@ class Stage : public sc_core::sc_module {
   unsigned busy_ = 0;
   std::size_t peak_ = 0;
   std::deque<tlm::tlm_generic_payload*> waiting_;
+  unsigned peq_pending_ = 0;  // requests in the PEQ: a new one may not pass them
+  bool serving_ = false;      // inside serve(): a request that arrives now goes to the PEQ
 };
 
 class Sender : public sc_core::sc_module {
@@ -97,8 +103,9 @@ class Sender : public sc_core::sc_module {
          std::function<void()> on_ready = {});
   // LT: sends at cycle t; returns the acknowledgement's cycle.
   Cycle lt(tlm::tlm_generic_payload& tr, Cycle t);
-  // AT: queues the payload; on_ack(tr, cycle) when its BEGIN_RESP arrives. `delay`: the
-  // request is annotated to arrive that much after it is sent.
+  // AT: sends the payload now, or queues it behind the request waiting for its END_REQ;
+  // on_ack(tr, cycle) when its BEGIN_RESP arrives. `delay`: the request is annotated to arrive
+  // that much after it is sent. The owner's callbacks may call at() again (it is queued).
   void at(tlm::tlm_generic_payload& tr, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
   std::size_t queued() const { return queue_.size() + (waiting_end_req_ ? 1 : 0); }
 
@@ -117,6 +124,7 @@ class Sender : public sc_core::sc_module {
   };
   std::deque<Queued> queue_;
   bool waiting_end_req_ = false;
+  bool sending_ = false;  // inside send_next(): a payload queued meanwhile is sent by its loop
   tlm::tlm_generic_payload* pending_ = nullptr;  // the request waiting for its END_REQ
   sc_core::sc_event send_ev_, end_req_ev_;
 };

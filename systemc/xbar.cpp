@@ -78,7 +78,9 @@ void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
 void Xbar::deliver(tlm::tlm_generic_payload& tr) {
   tlm::tlm_phase p = tlm::BEGIN_REQ;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->nb_transport_fw(tr, p, d);
+  const tlm::tlm_sync_enum r =
+      out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->nb_transport_fw(tr, p, d);
+  if (r == tlm::TLM_UPDATED && p == tlm::END_REQ) take(tr, d);  // the slice took it at once
 }
 
 tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
