@@ -5,7 +5,9 @@
 // golden reference alone is BM_GoldenReference (sim::run_golden on the same workloads).
 //
 // Counters: items_per_second (warp ops per second of host time), peak_rss_MiB (the process's
-// peak resident set so far, getrusage: it only grows from one benchmark to the next).
+// peak resident set so far, getrusage: it only grows from one benchmark to the next),
+// faults_per_op (minor page faults inside the timed run, per warp op: memory first touched
+// while simulating, each a kernel entry and a zeroed page).
 // Targets from the issue: LT >= 1M warp stores/s, AT >= 100k/s on one core.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -28,6 +30,12 @@ struct Case {
 };
 constexpr Case kCases[] = {{"stream", 4}, {"stream", 16}, {"scatter", 4}, {"bank_conflict", 4}};
 
+long minor_faults() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
+}
+
 double peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -45,7 +53,7 @@ sim::GenParams params(const Case& c, std::uint64_t warps, std::uint32_t sms) {
 // One timed run of `workload` on a fresh model (its construction and the set-up untimed); adds
 // the warp ops to `ops`. False (the benchmark skipped with the error) when it cannot run.
 bool run_once(benchmark::State& state, const sim::SimConfig& cfg, const char* workload,
-              const sim::GenParams& p, std::uint64_t& ops) {
+              const sim::GenParams& p, std::uint64_t& ops, double& faults) {
   std::string err;
   auto w = sim::make_generator(workload, p, err);
   if (!w) {
@@ -57,7 +65,9 @@ bool run_once(benchmark::State& state, const sim::SimConfig& cfg, const char* wo
     state.SkipWithError(err.c_str());
     return false;
   }
+  const long f0 = minor_faults();
   model.run(*w);
+  faults += double(minor_faults() - f0);
   state.SetIterationTime(model.stats().host_seconds);
   ops += model.stats().warp_ops;
   return true;
@@ -70,12 +80,14 @@ void BM_TlmStore(benchmark::State& state) {
   cfg.sim.mode = state.range(1) ? sim::SimMode::At : sim::SimMode::Lt;
   const auto warps = std::uint64_t(state.range(2));
   std::uint64_t ops = 0;
+  double faults = 0;
   for (auto _ : state)
-    if (!run_once(state, cfg, c.workload, params(c, warps, cfg.gpu.sms), ops)) return;
+    if (!run_once(state, cfg, c.workload, params(c, warps, cfg.gpu.sms), ops, faults)) return;
   state.SetItemsProcessed(std::int64_t(ops));
   state.SetLabel(std::string(c.workload) + " width=" + std::to_string(c.width) +
                  (state.range(1) ? " at" : " lt"));
   state.counters["peak_rss_MiB"] = peak_rss_mib();
+  state.counters["faults_per_op"] = faults / double(ops ? ops : 1);
 }
 
 // One SM's view: the same LSU, L1, crossbar, 4 L2 slices of 1 MiB and DRAM, a working set of
@@ -90,13 +102,15 @@ void BM_TlmStoreOneSm(benchmark::State& state) {
   cfg.sim.mode = state.range(0) ? sim::SimMode::At : sim::SimMode::Lt;
   const auto warps = std::uint64_t(state.range(1));
   std::uint64_t ops = 0;
+  double faults = 0;
   sim::GenParams p = params(kCases[0], warps, 1);
   p.footprint = 1 << 20;
   for (auto _ : state)
-    if (!run_once(state, cfg, "stream", p, ops)) return;
+    if (!run_once(state, cfg, "stream", p, ops, faults)) return;
   state.SetItemsProcessed(std::int64_t(ops));
   state.SetLabel(std::string("stream width=4, 1 SM, 4 MiB L2") + (state.range(0) ? " at" : " lt"));
   state.counters["peak_rss_MiB"] = peak_rss_mib();
+  state.counters["faults_per_op"] = faults / double(ops ? ops : 1);
 }
 
 void BM_GoldenReference(benchmark::State& state) {

@@ -4,11 +4,6 @@
 
 namespace stu::sim {
 
-namespace {
-// Internal phase of a Stage: a transaction's place in the queue is free.
-DECLARE_EXTENDED_PHASE(stu_place_free);
-}  // namespace
-
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
@@ -36,7 +31,7 @@ void Stage::timed() {
             peq_cb(*x.tr, tlm::BEGIN_REQ);
             break;
           case Due::FreePlace:
-            peq_cb(*x.tr, stu_place_free);
+            wake();
             break;
           case Due::Respond:
             peq_cb(*x.tr, tlm::BEGIN_RESP);
@@ -66,6 +61,7 @@ tlm::tlm_sync_enum Stage::nb_transport_fw(int port, tlm::tlm_generic_payload& tr
       heap_.push((tb_.stamp() + delay).value(), Timed{&tr, Due::Arrive}, heap_ev_);
       return tlm::TLM_ACCEPTED;
     }
+    reclaim();
     if (busy_ < depth_ && waiting_.empty() && !serving_ && peq_pending_ == 0) {
       // A place is free now: take it on the return path (END_REQ, no delta cycle through the
       // PEQ) and serve it at once.
@@ -87,16 +83,14 @@ void Stage::from_peq(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) 
 
 void Stage::peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) {
   if (phase == tlm::BEGIN_REQ) {
+    reclaim();
     if (busy_ < depth_) {
       accept(tr);
     } else {
       waiting_.push_back(&tr);
       peak_ = std::max(peak_, std::size_t(busy_) + waiting_.size());
+      arm();
     }
-    return;
-  }
-  if (phase == stu_place_free) {
-    free_place();
     return;
   }
   if (phase == tlm::BEGIN_RESP) {
@@ -113,12 +107,39 @@ void Stage::peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) {
 
 void Stage::free_place() {
   --busy_;
-  if (!waiting_.empty()) {
+  reclaim();
+  admit();
+}
+
+void Stage::reclaim() {
+  if (free_at_.empty()) return;
+  const Cycle now = tb_.now();
+  while (!free_at_.empty() && free_at_.top() <= now) {
+    free_at_.pop();
+    --busy_;
+  }
+}
+
+void Stage::admit() {
+  while (busy_ < depth_ && !waiting_.empty()) {
     tlm::tlm_generic_payload* next = waiting_.front();
     waiting_.pop_front();
     if (!waiting_.empty()) prefetch(waiting_.front());
     accept(*next);
   }
+  if (!waiting_.empty()) arm();
+}
+
+void Stage::wake() {
+  armed_ = kLater;
+  reclaim();
+  admit();
+}
+
+void Stage::arm() {
+  if (free_at_.empty() || armed_ <= free_at_.top()) return;  // none due, or a wake comes first
+  armed_ = free_at_.top();
+  heap_.push(tb_.time(armed_).value(), Timed{nullptr, Due::FreePlace}, heap_ev_);
 }
 
 void Stage::accept(tlm::tlm_generic_payload& tr) {
@@ -139,8 +160,7 @@ void Stage::take(tlm::tlm_generic_payload& tr) {
   LinePayload& lp = LinePayload::of(tr);
   if (occupied_until_ != kLater) {  // the place frees when the resource is done
     lp.holds_place = false;
-    heap_.push(tb_.time(std::max(occupied_until_, now)).value(), Timed{&tr, Due::FreePlace},
-               heap_ev_);
+    free_at_.push(std::max(occupied_until_, now));
   } else {
     lp.holds_place = true;  // until the acknowledgement
   }

@@ -19,6 +19,7 @@
 
 #include <deque>
 #include <functional>
+#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -41,7 +42,6 @@ class Stage : public sc_core::sc_module {
   // Any number of initiators may bind (several L2 slices share the DRAM model).
   tlm_utils::multi_passthrough_target_socket<Stage> in;
 
-  unsigned in_service() const { return busy_; }
   std::size_t waiting() const { return waiting_.size(); }
   std::size_t peak_occupancy() const { return peak_; }
 
@@ -72,10 +72,18 @@ class Stage : public sc_core::sc_module {
   void peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase);
   void accept(tlm::tlm_generic_payload& tr);  // END_REQ to the initiator, then take()
   void take(tlm::tlm_generic_payload& tr);    // a place, and serve()
+  // Places whose resource is done at a known cycle (occupied_until_) are freed lazily:
+  // reclaim() frees those due by now, before every decision on places, so the common case
+  // (a free place) needs no timed event; arm() schedules a wake() at the first such cycle
+  // only while a request waits for a place.
+  void reclaim();
+  void admit();  // waiting requests take the free places, in order of arrival
+  void wake();
+  void arm();
   void free_place();
 
-  void timed();  // the heap's method: responses and freed places that are due
-  enum class Due : std::uint8_t { Arrive, FreePlace, Respond };
+  void timed();  // the heap's method: arrivals, responses and wakes that are due
+  enum class Due : std::uint8_t { Arrive, FreePlace, Respond };  // FreePlace: wake(), no tr
   struct Timed {
     tlm::tlm_generic_payload* tr;
     Due what;
@@ -88,6 +96,8 @@ class Stage : public sc_core::sc_module {
   unsigned busy_ = 0;
   std::size_t peak_ = 0;
   std::deque<tlm::tlm_generic_payload*> waiting_;
+  std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> free_at_;  // places
+  Cycle armed_ = kLater;      // the cycle of the scheduled wake() (kLater: none)
   unsigned peq_pending_ = 0;  // requests in the PEQ: a new one may not pass them
   bool serving_ = false;      // inside serve(): a request that arrives now goes to the PEQ
 };
