@@ -143,10 +143,11 @@ void Stage::arm() {
 }
 
 void Stage::accept(tlm::tlm_generic_payload& tr) {
+  const int port = int(LinePayload::of(tr).port);
+  take(tr);  // first: the initiator may send its next request from the END_REQ call
   tlm::tlm_phase p = tlm::END_REQ;
   sc_time d = SC_ZERO_TIME;
-  in[int(LinePayload::of(tr).port)]->nb_transport_bw(tr, p, d);
-  take(tr);
+  in[port]->nb_transport_bw(tr, p, d);
 }
 
 void Stage::take(tlm::tlm_generic_payload& tr) {
@@ -243,8 +244,8 @@ tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tl
       return tlm::TLM_ACCEPTED;
     }
     waiting_end_req_ = false;
-    if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
     if (on_ready_) on_ready_();
+    send_next();  // the next request now (a target sends END_REQ after taking the request)
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) {
