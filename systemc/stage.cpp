@@ -30,7 +30,7 @@ void Stage::timed() {
           case Due::Arrive:
             peq_cb(*x.tr, tlm::BEGIN_REQ);
             break;
-          case Due::FreePlace:
+          case Due::Wake:
             wake();
             break;
           case Due::Respond:
@@ -40,7 +40,7 @@ void Stage::timed() {
       },
       [this](const Timed& next) {
         if (next.what == Due::Arrive) will_serve(*next.tr);
-        if (next.what != Due::FreePlace) prefetch(next.tr);  // a freed place reads no payload
+        if (next.what != Due::Wake) prefetch(next.tr);  // a wake reads no payload
       });
 }
 
@@ -139,7 +139,7 @@ void Stage::wake() {
 void Stage::arm() {
   if (free_at_.empty() || armed_ <= free_at_.top()) return;  // none due, or a wake comes first
   armed_ = free_at_.top();
-  heap_.push(tb_.time(armed_).value(), Timed{nullptr, Due::FreePlace}, heap_ev_);
+  heap_.push(tb_.time(armed_).value(), Timed{nullptr, Due::Wake}, heap_ev_);
 }
 
 void Stage::accept(tlm::tlm_generic_payload& tr) {

@@ -83,7 +83,7 @@ class Stage : public sc_core::sc_module {
   void free_place();
 
   void timed();  // the heap's method: arrivals, responses and wakes that are due
-  enum class Due : std::uint8_t { Arrive, FreePlace, Respond };  // FreePlace: wake(), no tr
+  enum class Due : std::uint8_t { Arrive, Wake, Respond };  // Wake: wake(), no payload
   struct Timed {
     tlm::tlm_generic_payload* tr;
     Due what;
