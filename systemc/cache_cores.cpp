@@ -59,24 +59,25 @@ class GoldenL2 final : public L2Core {
   golden::SectoredCache l2_;
 };
 
-golden::SectoredCache cache_or_throw(const golden::CacheGeometry& g,
-                                     golden::CacheData data = golden::CacheData::Keep) {
+golden::SectoredCache cache_or_throw(const golden::CacheGeometry& g, golden::CacheData data,
+                                     golden::HostArena* arena) {
   std::string err;
-  auto c = golden::SectoredCache::create(g, &err, data);
+  auto c = golden::SectoredCache::create(g, &err, data, arena);
   if (!c) throw std::invalid_argument(err);  // validate() checked the geometry already
   return std::move(*c);
 }
 
 }  // namespace
 
-std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb_entries) {
+std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb_entries,
+                                     golden::HostArena* arena) {
   // The L1 is write-through (l1_store_line writes with WriteMode::Through and invalidates
   // without taking the line out), so its lines are never dirty and their bytes are never
   // read: it keeps no data.
-  return std::make_unique<GoldenL1>(cache_or_throw(g, golden::CacheData::Drop), wb_entries);
+  return std::make_unique<GoldenL1>(cache_or_throw(g, golden::CacheData::Drop, arena), wb_entries);
 }
-std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g) {
-  return std::make_unique<GoldenL2>(cache_or_throw(g));
+std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g, golden::HostArena* arena) {
+  return std::make_unique<GoldenL2>(cache_or_throw(g, golden::CacheData::Keep, arena));
 }
 
 }  // namespace stu::sim

@@ -95,8 +95,11 @@ class Coalescer {
   virtual std::string take_error() { return {}; }
 };
 
-// The C++ cores (the golden cache piece).
-std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb_entries);
-std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g);
+// The C++ cores (the golden cache piece). `arena`: where their arrays are taken from (it must
+// outlive the core); null: the heap.
+std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb_entries,
+                                     golden::HostArena* arena = nullptr);
+std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g,
+                                     golden::HostArena* arena = nullptr);
 
 }  // namespace stu::sim

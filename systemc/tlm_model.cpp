@@ -54,7 +54,8 @@ struct TlmModel::Top : sc_core::sc_module {
   SharedMem shared;
   TensorMem tmem;
 
-  Top(const sc_core::sc_module_name& n, TlmModel& m, SimContext& c, const CoreFactory& f)
+  Top(const sc_core::sc_module_name& n, TlmModel& m, SimContext& c, const CoreFactory& f,
+      golden::HostArena& arena)
       : sc_module(n),
         mbu("mbarrier", c),
         lsu("lsu", c, mbu, [&m](PlannedOp& op) { return m.next_op(op); }),
@@ -66,7 +67,7 @@ struct TlmModel::Top : sc_core::sc_module {
     const golden::HierarchyConfig h = hierarchy_of(c.cfg);
     lsu.out.out.bind(resolver.in);
     for (std::uint32_t s = 0; s < c.cfg.gpu.sms; ++s) {
-      auto core = f.l1 ? f.l1(h.l1, h.write_buffer) : make_l1_core(h.l1, h.write_buffer);
+      auto core = f.l1 ? f.l1(h.l1, h.write_buffer) : make_l1_core(h.l1, h.write_buffer, &arena);
       l1.push_back(
           std::make_unique<L1>(("l1_" + std::to_string(s)).c_str(), c, s, std::move(core)));
       resolver.out.bind(l1.back()->in);
@@ -76,7 +77,7 @@ struct TlmModel::Top : sc_core::sc_module {
     resolver.out.bind(tmem.in);
     shared.to_mbar.out.bind(mbu.in);
     for (std::uint32_t s = 0; s < c.cfg.l2.slices; ++s) {
-      auto core = f.l2 ? f.l2(h.l2) : make_l2_core(h.l2);
+      auto core = f.l2 ? f.l2(h.l2) : make_l2_core(h.l2, &arena);
       l2.push_back(
           std::make_unique<L2Slice>(("l2_" + std::to_string(s)).c_str(), c, std::move(core)));
       xbar.out.bind(l2.back()->in);
@@ -115,7 +116,7 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
       SimContext{cfg_, *tb_, stats_, image_, *pool_, nullptr, GlobalImage::Written, {}});
   stats_.core_mhz = cfg_.clock.core_mhz;
   activate();  // the quantum, now that the clock and the resolution are known
-  top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores);
+  top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores, arena_);
   hints_ = std::make_unique<HostHints>(cfg_);
   for (const auto& l : top_->l1) {
     const golden::SectoredCache* c = l->core().cache_array();

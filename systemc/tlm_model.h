@@ -117,6 +117,7 @@ class TlmModel final : public sts::StoreModel {
   golden::MachineState image_;
   std::unique_ptr<class PayloadPool> pool_;
   std::unique_ptr<struct SimContext> ctx_;
+  golden::HostArena arena_;  // the C++ cache cores' arrays (before top_: outlives them)
   std::unique_ptr<Top> top_;
   std::unique_ptr<struct HostHints> hints_;  // where the caches' sets lie (prefetch)
 

@@ -145,17 +145,21 @@ void store_bytes(uint8_t* dst, const uint8_t* src, const LineByteMask& mask) {
 }  // namespace
 
 std::optional<SectoredCache> SectoredCache::create(const CacheGeometry& g, std::string* error,
-                                                   CacheData data) {
+                                                   CacheData data, HostArena* arena) {
   const std::string bad = g.check();
   if (!bad.empty()) {
     if (error) *error = bad;
     return std::nullopt;
   }
-  return SectoredCache(g, data);
+  return SectoredCache(g, data, arena);
 }
 
-SectoredCache::SectoredCache(const CacheGeometry& g, CacheData data)
-    : g_(g), sets_(g.sets()), ways_(g.ways), keep_data_(data == CacheData::Keep) {
+SectoredCache::SectoredCache(const CacheGeometry& g, CacheData data, HostArena* arena)
+    : g_(g),
+      sets_(g.sets()),
+      ways_(g.ways),
+      keep_data_(data == CacheData::Keep),
+      mem_(detail::LineAlignedAllocator<uint64_t>(arena)) {
   const size_t meta_words = size_t(ways_) * (2 + kMaskWords);
   data_word_ = (meta_words + 7) / 8 * 8;  // whole 64-byte lines
   set_words_ = data_word_ + (keep_data_ ? size_t(ways_) * kDataWords : 0);

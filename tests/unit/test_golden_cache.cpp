@@ -367,6 +367,69 @@ TEST(GoldenCache, ACopyIsIndependent) {
   EXPECT_EQ(d.lines_present(), 2u);
 }
 
+// --- HostArena -------------------------------------------------------------------------------
+
+TEST(HostArena, HandsOutZeroedAlignedDisjointMemory) {
+  HostArena arena(HostArena::kPage);  // blocks of one 2 MiB page
+  std::vector<std::pair<char*, size_t>> got;
+  for (size_t bytes : {size_t(1), size_t(100), size_t(64), size_t(4096), size_t(1) << 20}) {
+    char* p = static_cast<char*>(arena.allocate(bytes));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << bytes;
+    for (size_t i = 0; i < bytes; ++i) ASSERT_EQ(p[i], 0) << bytes << " byte " << i;
+    std::memset(p, 0x5A, bytes);
+    got.emplace_back(p, bytes);
+  }
+  for (size_t i = 0; i < got.size(); ++i)
+    for (size_t j = i + 1; j < got.size(); ++j)
+      EXPECT_TRUE(got[i].first + got[i].second <= got[j].first ||
+                  got[j].first + got[j].second <= got[i].first)
+          << i << " overlaps " << j;
+  // 1 + 100 + 64 + 4096 + 1 MiB, each rounded up to 64 bytes.
+  EXPECT_EQ(arena.used(), size_t(64 + 128 + 64 + 4096 + (1 << 20)));
+  EXPECT_EQ(arena.reserved(), HostArena::kPage);
+}
+
+TEST(HostArena, GrowsByBlocksAndTakesLargeArraysWhole) {
+  HostArena arena(HostArena::kPage);
+  char* a = static_cast<char*>(arena.allocate(HostArena::kPage - 64));
+  char* b = static_cast<char*>(arena.allocate(128));  // does not fit: a second block
+  EXPECT_EQ(arena.reserved(), 2 * HostArena::kPage);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % HostArena::kPage, 0u);  // blocks start on a page
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % HostArena::kPage, 0u);
+  char* c = static_cast<char*>(arena.allocate(5 * HostArena::kPage + 1));  // one block of 6 pages
+  EXPECT_EQ(arena.reserved(), 8 * HostArena::kPage);
+  c[5 * HostArena::kPage] = 1;
+  EXPECT_EQ(c[0], 0);
+}
+
+TEST(GoldenCache, OnAnArenaBehavesAsOnTheHeapAndACopyOutlivesTheArena) {
+  SectoredCache heap = tiny();
+  std::optional<SectoredCache> copy;
+  {
+    HostArena arena;
+    SectoredCache on = *SectoredCache::create(kTiny, nullptr, CacheData::Keep, &arena);
+    EXPECT_GT(arena.used(), 0u);
+    Payload p;
+    for (uint64_t line : {0x000, 0x100, 0x080, 0x200, 0x000}) {
+      const CacheWriteResult a = heap.write(wr(line, 0, 8, p, uint8_t(line >> 4)));
+      const CacheWriteResult b = on.write(wr(line, 0, 8, p, uint8_t(line >> 4)));
+      EXPECT_EQ(a.hit, b.hit) << line;
+      EXPECT_EQ(a.way, b.way) << line;
+      EXPECT_EQ(a.evicted, b.evicted) << line;
+      EXPECT_EQ(a.victim.line, b.victim.line) << line;
+    }
+    copy = on;  // owns its arrays: the arena goes away below
+  }
+  for (uint64_t line : {0x000, 0x080, 0x100, 0x200}) {
+    const CacheLookup a = heap.lookup(line), b = copy->lookup(line);
+    EXPECT_EQ(a.hit, b.hit) << line;
+    if (a.hit) {
+      EXPECT_EQ(std::memcmp(heap.data(line), copy->data(line), kLineBytes), 0) << line;
+    }
+  }
+  EXPECT_EQ(copy->data(0x200)[0], 0x20);
+}
+
 // --- L1 policy table -------------------------------------------------------------------------
 
 CacheAttrs cop(isa::CacheOp op) {

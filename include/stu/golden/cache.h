@@ -24,10 +24,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "stu/golden/access.h"
 #include "stu/golden/executor.h"
+#include "stu/golden/host_arena.h"
 #include "stu/golden/policy.h"
 
 namespace stu::golden {
@@ -107,24 +109,36 @@ struct CacheLookup {
 enum class CacheData : uint8_t { Keep, Drop };
 
 namespace detail {
-// std::allocator with 64-byte (host cache line) alignment.
+// std::allocator with 64-byte (host cache line) alignment; from a HostArena when given one
+// (then deallocate is a no-op: the arena returns its memory when it is destroyed). A copy of
+// a container starts without the arena, so it owns its memory and may outlive the arena.
 template <class T>
 struct LineAlignedAllocator {
   using value_type = T;
+  using propagate_on_container_move_assignment = std::true_type;
+  using propagate_on_container_swap = std::true_type;
   static constexpr std::align_val_t kAlign{64};
   LineAlignedAllocator() = default;
+  explicit LineAlignedAllocator(HostArena* arena) : arena(arena) {}
   template <class U>
-  LineAlignedAllocator(const LineAlignedAllocator<U>&) {}
-  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
-  void deallocate(T* p, size_t) { ::operator delete(p, kAlign); }
-  template <class U>
-  bool operator==(const LineAlignedAllocator<U>&) const {
-    return true;
+  LineAlignedAllocator(const LineAlignedAllocator<U>& o) : arena(o.arena) {}
+  LineAlignedAllocator select_on_container_copy_construction() const { return {}; }
+  T* allocate(size_t n) {
+    if (arena) return static_cast<T*>(arena->allocate(n * sizeof(T)));
+    return static_cast<T*>(::operator new(n * sizeof(T), kAlign));
+  }
+  void deallocate(T* p, size_t) {
+    if (!arena) ::operator delete(p, kAlign);
   }
   template <class U>
-  bool operator!=(const LineAlignedAllocator<U>&) const {
-    return false;
+  bool operator==(const LineAlignedAllocator<U>& o) const {
+    return arena == o.arena;
   }
+  template <class U>
+  bool operator!=(const LineAlignedAllocator<U>& o) const {
+    return arena != o.arena;
+  }
+  HostArena* arena = nullptr;
 };
 }  // namespace detail
 
@@ -140,9 +154,11 @@ struct LineAlignedAllocator {
 class SectoredCache {
  public:
   // nullopt (and `*error` set) when the geometry is invalid. `data`: whether the lines'
-  // bytes are kept (CacheData above).
+  // bytes are kept (CacheData above). `arena`: where the arrays are taken from (it must
+  // outlive the cache; a copy of the cache owns its own arrays); null: the heap.
   static std::optional<SectoredCache> create(const CacheGeometry& g, std::string* error = nullptr,
-                                             CacheData data = CacheData::Keep);
+                                             CacheData data = CacheData::Keep,
+                                             HostArena* arena = nullptr);
 
   const CacheGeometry& geometry() const { return g_; }
   CacheData data_mode() const { return keep_data_ ? CacheData::Keep : CacheData::Drop; }
@@ -195,7 +211,7 @@ class SectoredCache {
     return (uint64_t(c) + 1) << kClassShift | stamp;
   }
   static EvictClass class_of_key(uint64_t k) { return EvictClass((k >> kClassShift) - 1); }
-  SectoredCache(const CacheGeometry& g, CacheData data);
+  SectoredCache(const CacheGeometry& g, CacheData data, HostArena* arena);
 
   // Storage, chosen so that a write touches few and adjacent host cache lines: one block
   // per set (64-byte aligned, `set_words_` words apart), laid out as
