@@ -3,7 +3,7 @@
 namespace stu::sim {
 
 Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx)
-    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 4 * ctx.cfg.dram.banks),
+    : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 4 * ctx.cfg.dram.banks),
       ctx_(ctx),
       bw_(bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock)),
       banks_(ctx.cfg.dram.banks,

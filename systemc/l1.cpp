@@ -6,7 +6,7 @@ namespace stu::sim {
 
 L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
        std::unique_ptr<L1Core> core)
-    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
+    : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
       to_xbar(
           "to_xbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); },
           [this] { pump(); }),

@@ -17,19 +17,14 @@ golden::WbEntry entry_of(const LinePayload& p) {
 }  // namespace
 
 L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core)
-    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
+    : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
       to_dram("to_dram", ctx.tb,
               [this](tlm::tlm_generic_payload& tr, Cycle c) { dram_ack(tr, c); }),
       ctx_(ctx),
       core_(std::move(core)),
       port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices)),
       latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency),
-      local_(ctx.cfg) {
-  SC_HAS_PROCESS(L2Slice);
-  SC_METHOD(send_due);
-  sensitive << send_ev_;
-  dont_initialize();
-}
+      local_(ctx.cfg) {}
 
 SliceLocal::SliceLocal(const SimConfig& cfg) {
   if (cfg.l2.slices <= 1) return;
@@ -65,7 +60,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
-  if (mode_ == SimMode::At && to_dram.queued() + to_send_.size() > kDramQueue) {
+  if (mode_ == SimMode::At && to_dram.queued() + to_send_ > kDramQueue) {
     if (e.l2.mode != golden::WriteMode::Through) {
       stalled_.push_back(&tr);
       return kLater;
@@ -97,7 +92,8 @@ Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByt
   ++dram_outstanding_;
   // The write leaves when the slice is done with it (not annotated on the request: the
   // Sender would wait for its END_REQ that long, one request at a time).
-  to_send_.push(ctx_.tb.time(std::max(t, ctx_.tb.now())).value(), &d, send_ev_);
+  ++to_send_;
+  ctx_.agenda->at(ctx_.tb.time(std::max(t, ctx_.tb.now())).value(), send_, &d, 0);
   return t;
 }
 
@@ -106,16 +102,19 @@ void L2Slice::dram_ack(tlm::tlm_generic_payload& tr, Cycle c) {
   --dram_outstanding_;
   if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), c);
   ctx_.pool.release(d);
-  while (!stalled_.empty() && to_dram.queued() + to_send_.size() <= kDramQueue) {
+  while (!stalled_.empty() && to_dram.queued() + to_send_ <= kDramQueue) {
     respond(*stalled_.front(), tb_.now() + latency_);
     stalled_.pop_front();
   }
 }
 
-void L2Slice::send_due() {
-  to_send_.run_due(
-      send_ev_, [this](LinePayload* d) { to_dram.at(d->gp); },
-      [](LinePayload* next) { prefetch(&next->gp); });
+void L2Slice::DramSend::due(void* item, std::uint32_t) {
+  --slice.to_send_;
+  slice.to_dram.at(static_cast<LinePayload*>(item)->gp);
+}
+
+void L2Slice::DramSend::will_run(const void* item, std::uint32_t) const {
+  prefetch(&static_cast<const LinePayload*>(item)->gp);
 }
 
 Cycle L2Slice::flush(Cycle t) {

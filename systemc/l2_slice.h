@@ -71,10 +71,16 @@ class L2Slice : public Stage {
   SliceLocal local_;
   std::size_t dram_outstanding_ = 0;
   std::vector<golden::CacheLineOut> flushed_;
-  void send_due();  // AT: DRAM writes whose slice time is over leave
-  TimedHeap<LinePayload*> to_send_;
-  sc_core::sc_event send_ev_;
-  static constexpr std::size_t kDramQueue = 16;    // AT: DRAM writes waiting to leave
+  // AT: DRAM writes whose slice time is over leave (scheduled on the agenda).
+  struct DramSend final : Agenda::Client {
+    explicit DramSend(L2Slice& s) : slice(s) {}
+    void due(void* item, std::uint32_t what) override;
+    void will_run(const void* item, std::uint32_t what) const override;
+    L2Slice& slice;
+  };
+  DramSend send_{*this};
+  std::size_t to_send_ = 0;                      // DRAM writes scheduled, not yet handed to to_dram
+  static constexpr std::size_t kDramQueue = 16;  // AT: DRAM writes waiting to leave
   std::deque<tlm::tlm_generic_payload*> stalled_;  // AT: stores waiting for that room
 };
 

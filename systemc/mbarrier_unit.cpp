@@ -5,7 +5,7 @@
 namespace stu::sim {
 
 MBarrierUnit::MBarrierUnit(const sc_core::sc_module_name& name, SimContext& ctx)
-    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64), ctx_(ctx) {}
+    : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64), ctx_(ctx) {}
 
 Cycle MBarrierUnit::phase_done(std::uint32_t cta, std::uint64_t offset,
                                std::uint32_t parity) const {

@@ -3,7 +3,7 @@
 namespace stu::sim {
 
 SharedMem::SharedMem(const sc_core::sc_module_name& name, SimContext& ctx)
-    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
+    : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
       to_mbar("to_mbar", ctx.tb,
               [this](tlm::tlm_generic_payload& tr, Cycle c) { mbar_ack(tr, c); }),
       ctx_(ctx),
@@ -61,8 +61,16 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     // Banks are interleaved by bank_bytes over the line; the line touches bank k when any byte
     // of a word that maps to k is written.
     std::array<bool, 64> used{};
-    for (unsigned i = 0; i < golden::kLineBytes; ++i)
-      if (m.test(i)) used[((tr.get_address() + i) / bb) % nbanks] = true;
+    const std::uint64_t addr = tr.get_address();
+    if (addr % bb == 0) {  // word by word (bb divides 64: a word never straddles the halves)
+      const std::uint64_t word_bits = bb >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bb) - 1;
+      for (unsigned i = 0; i < golden::kLineBytes; i += bb)
+        if (((i < 64 ? m.lo >> i : m.hi >> (i - 64)) & word_bits) != 0)
+          used[((addr + i) / bb) % nbanks] = true;
+    } else {
+      for (unsigned i = 0; i < golden::kLineBytes; ++i)
+        if (m.test(i)) used[((addr + i) / bb) % nbanks] = true;
+    }
     for (unsigned k = 0; k < nbanks; ++k)
       if (used[k]) worst = std::max<unsigned>(worst, ++b.lines[k]);
     const unsigned extra = worst > b.wavefronts ? worst - b.wavefronts : 0;

@@ -1,5 +1,7 @@
 #include "sim_context.h"
 
+#include <cstring>
+
 namespace stu::sim {
 
 const char* event_name(Event e) {
@@ -30,10 +32,22 @@ const char* event_name(Event e) {
 
 bool write_enabled(std::uint8_t* base, std::uint64_t size, std::uint64_t offset,
                    const LinePayload& p) {
-  for (unsigned i = 0; i < golden::kLineBytes; ++i) {
-    if (p.be[i] != TLM_BYTE_ENABLED) continue;
-    if (offset + i >= size) return false;
-    base[offset + i] = p.data[i];
+  // By runs of enabled bytes (the mask, equal to the byte enables), not byte by byte.
+  const golden::LineByteMask m = p.mask();
+  for (unsigned half = 0; half < 2; ++half) {
+    std::uint64_t w = half ? m.hi : m.lo;
+    while (w) {
+      const unsigned from = unsigned(__builtin_ctzll(w));
+      const std::uint64_t above = ~w >> from;  // zero bits of the run, from its first byte
+      const unsigned len = above ? unsigned(__builtin_ctzll(above)) : 64 - from;
+      const unsigned i = 64 * half + from;
+      if (offset + i + len > size) {  // the bytes inside, then the failure
+        for (unsigned j = i; j < i + len && offset + j < size; ++j) base[offset + j] = p.data[j];
+        return false;
+      }
+      std::memcpy(base + offset + i, p.data.data() + i, len);
+      w = from + len >= 64 ? 0 : w & (~std::uint64_t(0) << (from + len));
+    }
   }
   return true;
 }

@@ -53,6 +53,7 @@ struct SimContext {
   golden::MachineState& image;
   PayloadPool& pool;
   std::vector<LogEntry>* log = nullptr;  // set to record every event (tests, --trace)
+  class Agenda* agenda = nullptr;        // the stages' timed queue (set by the Agenda itself)
   GlobalImage global_image = GlobalImage::Written;
   // With GlobalImage::Written (a `.sts` run): the global bytes the L1s took, per line, which
   // must all reach DRAM by the end (missing_in_dram).

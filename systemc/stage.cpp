@@ -7,41 +7,39 @@ namespace stu::sim {
 using sc_core::sc_time;
 using sc_core::SC_ZERO_TIME;
 
-Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mode, unsigned depth)
+Stage::Stage(const sc_core::sc_module_name& name, const Timebase& tb, Agenda& agenda, SimMode mode,
+             unsigned depth)
     : sc_module(name),
       in("in"),
       tb_(tb),
       mode_(mode),
       peq_(this, &Stage::from_peq),
+      agenda_(agenda),
       depth_(depth ? depth : 1) {
   in.register_b_transport(this, &Stage::b_transport);
   in.register_nb_transport_fw(this, &Stage::nb_transport_fw);
-  SC_HAS_PROCESS(Stage);
-  SC_METHOD(timed);
-  sensitive << heap_ev_;
-  dont_initialize();
 }
 
-void Stage::timed() {
-  heap_.run_due(
-      heap_ev_,
-      [this](const Timed& x) {
-        switch (x.what) {
-          case Due::Arrive:
-            peq_cb(*x.tr, tlm::BEGIN_REQ);
-            break;
-          case Due::Wake:
-            wake();
-            break;
-          case Due::Respond:
-            peq_cb(*x.tr, tlm::BEGIN_RESP);
-            break;
-        }
-      },
-      [this](const Timed& next) {
-        if (next.what == Due::Arrive) will_serve(*next.tr);
-        if (next.what != Due::Wake) prefetch(next.tr);  // a wake reads no payload
-      });
+void Stage::due(void* item, std::uint32_t what) {
+  auto* tr = static_cast<tlm::tlm_generic_payload*>(item);
+  switch (Due(what)) {
+    case Due::Arrive:
+      peq_cb(*tr, tlm::BEGIN_REQ);
+      break;
+    case Due::Wake:
+      wake();
+      break;
+    case Due::Respond:
+      peq_cb(*tr, tlm::BEGIN_RESP);
+      break;
+  }
+}
+
+void Stage::will_run(const void* item, std::uint32_t what) const {
+  if (Due(what) == Due::Wake) return;  // a wake reads no payload
+  const auto* tr = static_cast<const tlm::tlm_generic_payload*>(item);
+  if (Due(what) == Due::Arrive) will_serve(*tr);
+  prefetch(tr);
 }
 
 void Stage::b_transport(int, tlm::tlm_generic_payload& tr, sc_time& delay) {
@@ -58,7 +56,7 @@ tlm::tlm_sync_enum Stage::nb_transport_fw(int port, tlm::tlm_generic_payload& tr
   if (phase == tlm::BEGIN_REQ) {
     LinePayload::of(tr).port = std::uint32_t(port);
     if (delay > SC_ZERO_TIME) {  // a request annotated later arrives through the heap
-      heap_.push((tb_.stamp() + delay).value(), Timed{&tr, Due::Arrive}, heap_ev_);
+      later((tb_.stamp() + delay).value(), &tr, Due::Arrive);
       return tlm::TLM_ACCEPTED;
     }
     reclaim();
@@ -139,7 +137,7 @@ void Stage::wake() {
 void Stage::arm() {
   if (free_at_.empty() || armed_ <= free_at_.top()) return;  // none due, or a wake comes first
   armed_ = free_at_.top();
-  heap_.push(tb_.time(armed_).value(), Timed{nullptr, Due::Wake}, heap_ev_);
+  later(tb_.time(armed_).value(), nullptr, Due::Wake);
 }
 
 void Stage::accept(tlm::tlm_generic_payload& tr) {
@@ -170,7 +168,7 @@ void Stage::take(tlm::tlm_generic_payload& tr) {
 
 void Stage::respond(tlm::tlm_generic_payload& tr, Cycle t) {
   const std::uint64_t now = tb_.stamp().value();
-  heap_.push(std::max<std::uint64_t>(tb_.time(t).value(), now), Timed{&tr, Due::Respond}, heap_ev_);
+  later(std::max<std::uint64_t>(tb_.time(t).value(), now), &tr, Due::Respond);
 }
 
 Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack,

@@ -30,6 +30,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "agenda.h"
 #include "sim_config.h"
 #include "timing.h"
 
@@ -37,7 +38,7 @@ namespace stu::sim {
 
 inline constexpr Cycle kLater = ~Cycle(0);  // serve(): respond() will be called later
 
-class Stage : public sc_core::sc_module {
+class Stage : public sc_core::sc_module, private Agenda::Client {
  public:
   // Any number of initiators may bind (several L2 slices share the DRAM model).
   tlm_utils::multi_passthrough_target_socket<Stage> in;
@@ -46,7 +47,8 @@ class Stage : public sc_core::sc_module {
   std::size_t peak_occupancy() const { return peak_; }
 
  protected:
-  Stage(const sc_core::sc_module_name& name, const Timebase& tb, SimMode mode, unsigned depth);
+  Stage(const sc_core::sc_module_name& name, const Timebase& tb, Agenda& agenda, SimMode mode,
+        unsigned depth);
   // The module's work on a transaction that arrives at cycle `t`: its state changes, and the
   // cycle its acknowledgement leaves (never before t), or kLater (AT only) when the module
   // calls respond() itself.
@@ -82,16 +84,16 @@ class Stage : public sc_core::sc_module {
   void arm();
   void free_place();
 
-  void timed();  // the heap's method: arrivals, responses and wakes that are due
-  enum class Due : std::uint8_t { Arrive, Wake, Respond };  // Wake: wake(), no payload
-  struct Timed {
-    tlm::tlm_generic_payload* tr;
-    Due what;
-  };
+  // What the stage schedules on the agenda: arrivals, responses and wakes (no payload).
+  enum class Due : std::uint32_t { Arrive, Wake, Respond };
+  void later(std::uint64_t at_ps, tlm::tlm_generic_payload* tr, Due what) {
+    agenda_.at(at_ps, *this, tr, std::uint32_t(what));
+  }
+  void due(void* item, std::uint32_t what) override;
+  void will_run(const void* item, std::uint32_t what) const override;
 
   tlm_utils::peq_with_cb_and_phase<Stage> peq_;  // arriving requests (BEGIN_REQ)
-  TimedHeap<Timed> heap_;
-  sc_core::sc_event heap_ev_;
+  Agenda& agenda_;
   unsigned depth_;
   unsigned busy_ = 0;
   std::size_t peak_ = 0;

@@ -3,7 +3,7 @@
 namespace stu::sim {
 
 TensorMem::TensorMem(const sc_core::sc_module_name& name, SimContext& ctx)
-    : Stage(name, ctx.tb, ctx.cfg.sim.mode, 64),
+    : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
       ctx_(ctx),
       per_sm_(ctx.cfg.gpu.sms,
               Calendar(bytes_per_cycle(ctx.cfg.tmem.write_gbytes_per_s, ctx.cfg.clock))) {}

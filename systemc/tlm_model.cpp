@@ -44,6 +44,7 @@ SimConfig effective(SimConfig c, const std::optional<golden::HierarchyConfig>& c
 }  // namespace
 
 struct TlmModel::Top : sc_core::sc_module {
+  Agenda agenda;  // first: the stages below schedule on it
   MBarrierUnit mbu;
   Lsu lsu;
   AddrResolver resolver;
@@ -57,6 +58,7 @@ struct TlmModel::Top : sc_core::sc_module {
   Top(const sc_core::sc_module_name& n, TlmModel& m, SimContext& c, const CoreFactory& f,
       golden::HostArena& arena)
       : sc_module(n),
+        agenda("agenda", c),
         mbu("mbarrier", c),
         lsu("lsu", c, mbu, [&m](PlannedOp& op) { return m.next_op(op); }),
         resolver("resolver", c),
@@ -113,7 +115,7 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   tb_ = std::make_unique<Timebase>(cfg_.clock, *sim_);
   pool_ = std::make_unique<PayloadPool>();
   ctx_ = std::make_unique<SimContext>(
-      SimContext{cfg_, *tb_, stats_, image_, *pool_, nullptr, GlobalImage::Written, {}});
+      SimContext{cfg_, *tb_, stats_, image_, *pool_, nullptr, nullptr, GlobalImage::Written, {}});
   stats_.core_mhz = cfg_.clock.core_mhz;
   activate();  // the quantum, now that the clock and the resolution are known
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores, arena_);

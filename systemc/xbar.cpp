@@ -14,16 +14,14 @@ Xbar::Xbar(const sc_core::sc_module_name& name, SimContext& ctx)
   in.register_b_transport(this, &Xbar::b_transport);
   in.register_nb_transport_fw(this, &Xbar::nb_transport_fw);
   out.register_nb_transport_bw(this, &Xbar::nb_transport_bw);
-  SC_HAS_PROCESS(Xbar);
-  SC_METHOD(timed);
-  sensitive << heap_ev_;
-  dont_initialize();
 }
 
-void Xbar::timed() {
-  heap_.run_due(
-      heap_ev_, [this](tlm::tlm_generic_payload* tr) { deliver(*tr); },
-      [](tlm::tlm_generic_payload* next) { prefetch(next); });
+void Xbar::due(void* item, std::uint32_t) {
+  deliver(*static_cast<tlm::tlm_generic_payload*>(item));
+}
+
+void Xbar::will_run(const void* item, std::uint32_t) const {
+  prefetch(static_cast<const tlm::tlm_generic_payload*>(item));
 }
 
 Cycle Xbar::book(const tlm::tlm_generic_payload& tr, Cycle t) {
@@ -51,7 +49,7 @@ tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr, tlm:
   ++used_[slice];
   const sc_core::sc_time now = ctx_.tb.stamp();
   const Cycle arrive = book(tr, ctx_.tb.at(delay));  // port moved it + the wire
-  heap_.push(ctx_.tb.time(arrive).value(), &tr, heap_ev_);
+  ctx_.agenda->at(ctx_.tb.time(arrive).value(), *this, &tr, 0);
   phase = tlm::END_REQ;  // taken when the port has moved it
   const sc_core::sc_time taken = ctx_.tb.time(arrive - latency_);
   delay = taken > now ? taken - now : sc_core::SC_ZERO_TIME;
@@ -68,7 +66,7 @@ void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
   ++used_[slice];
   const sc_core::sc_time now = ctx_.tb.stamp();
   const Cycle arrive = book(next, ctx_.tb.now());
-  heap_.push(ctx_.tb.time(arrive).value(), &next, heap_ev_);
+  ctx_.agenda->at(ctx_.tb.time(arrive).value(), *this, &next, 0);
   tlm::tlm_phase p = tlm::END_REQ;
   const sc_core::sc_time at = ctx_.tb.time(arrive - latency_);
   sc_core::sc_time d = at > now ? at - now : sc_core::SC_ZERO_TIME;

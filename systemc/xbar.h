@@ -15,11 +15,12 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/peq_with_cb_and_phase.h>
 
+#include "agenda.h"
 #include "sim_context.h"
 
 namespace stu::sim {
 
-class Xbar : public sc_core::sc_module {
+class Xbar : public sc_core::sc_module, private Agenda::Client {
  public:
   tlm_utils::multi_passthrough_target_socket<Xbar> in;      // bound by SM: L1 s at index s
   tlm_utils::multi_passthrough_initiator_socket<Xbar> out;  // bound by slice
@@ -43,10 +44,11 @@ class Xbar : public sc_core::sc_module {
   void deliver(tlm::tlm_generic_payload& tr);
   void take(tlm::tlm_generic_payload& tr, const sc_core::sc_time& delay);  // AT: a place is free
 
+  // Requests on the wire reach their slice (scheduled on the agenda).
+  void due(void* item, std::uint32_t what) override;
+  void will_run(const void* item, std::uint32_t what) const override;
+
   SimContext& ctx_;
-  void timed();
-  TimedHeap<tlm::tlm_generic_payload*> heap_;  // requests on the wire to their slice
-  sc_core::sc_event heap_ev_;
   std::vector<Calendar> ports_;
   static constexpr unsigned kCredits = 32;
   std::vector<unsigned> used_;                                  // per slice

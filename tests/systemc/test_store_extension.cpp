@@ -1,11 +1,21 @@
 // StoreExtension (systemc/store_extension.h): clone, copy_from, attach to a generic payload and
-// read it back, and the payload's deep copy carrying it. No module is elaborated: the
-// extension is plain TLM data, but it needs the SystemC library, so it is a SystemC process.
+// read it back, and the payload's deep copy carrying it. Also write_enabled (a line payload's
+// enabled bytes into a flat array) against a byte-by-byte rule, seeded (STU_SEED). No module is
+// elaborated: the extension is plain TLM data, but it needs the SystemC library, so it is a SystemC
+// process.
 #include "store_extension.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
 #include <systemc>
 #include <tlm>
+#include "payload.h"
+#include "sim_context.h"
 
 namespace stu::sim {
 namespace {
@@ -117,6 +127,52 @@ TEST(StoreExtension, ClassNames) {
   EXPECT_STREQ(store_class_name(StoreClass::Local), "local");
   EXPECT_STREQ(store_class_name(StoreClass::Tmem), "tmem");
   EXPECT_STREQ(store_class_name(StoreClass::Mmio), "mmio");
+}
+
+// write_enabled: exactly the enabled bytes are written, at offset + i; false when an enabled
+// byte falls at or beyond `size`, after the enabled bytes before it are written.
+TEST(WriteEnabled, WritesExactlyTheEnabledBytesAndStopsAtTheEnd) {
+  const char* env = std::getenv("STU_SEED");
+  const unsigned seed = env ? unsigned(std::strtoul(env, nullptr, 0)) : 20261125u;
+  std::printf("WriteEnabled seed %u (STU_SEED=%u reproduces)\n", seed, seed);
+  std::mt19937_64 rng(seed);
+  LinePayload p;
+  for (int round = 0; round < 2000; ++round) {
+    golden::LineByteMask m;
+    switch (round % 4) {  // full, empty, runs, scattered bytes
+      case 0:
+        m.set_range(0, 128);
+        break;
+      case 1:
+        break;
+      case 2:
+        for (int r = 0; r < 3; ++r) {
+          const unsigned from = unsigned(rng() % 128);
+          m.set_range(from, unsigned(1 + rng() % (128 - from)));
+        }
+        break;
+      default:
+        m.lo = rng() & rng();
+        m.hi = rng() & rng();
+    }
+    std::array<std::uint8_t, golden::kLineBytes> src{};
+    for (auto& b : src) b = std::uint8_t(rng());
+    p.set_line(0, m, src.data());
+    const std::uint64_t size = 256 + rng() % 64;  // sometimes too small for offset + 128
+    const std::uint64_t offset = rng() % 192;
+    std::vector<std::uint8_t> got(size, 0xEE), want(size, 0xEE);
+    bool want_ok = true;
+    for (unsigned i = 0; i < golden::kLineBytes && want_ok; ++i) {
+      if (!m.test(i)) continue;
+      if (offset + i >= size) {
+        want_ok = false;
+      } else {
+        want[offset + i] = src[i];
+      }
+    }
+    ASSERT_EQ(write_enabled(got.data(), size, offset, p), want_ok) << "round " << round;
+    ASSERT_EQ(got, want) << "round " << round << " offset " << offset << " size " << size;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+#include "agenda.h"
+
+#include "sim_context.h"
+
+namespace stu::sim {
+
+Agenda::Agenda(const sc_core::sc_module_name& name, SimContext& ctx) : sc_module(name) {
+  ctx.agenda = this;
+  SC_HAS_PROCESS(Agenda);
+  SC_METHOD(run);
+  sensitive << ev_;
+  dont_initialize();
+}
+
+void Agenda::run() {
+  heap_.run_due(
+      ev_, [](const Item& x) { x.who->due(x.item, x.what); },
+      [](const Item& next) { next.who->will_run(next.item, next.what); });
+}
+
+}  // namespace stu::sim
