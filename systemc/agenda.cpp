@@ -4,7 +4,8 @@
 
 namespace stu::sim {
 
-Agenda::Agenda(const sc_core::sc_module_name& name, SimContext& ctx) : sc_module(name) {
+Agenda::Agenda(const sc_core::sc_module_name& name, SimContext& ctx)
+    : sc_module(name), heap_(ctx.tb.period_ps()) {
   ctx.agenda = this;
   SC_HAS_PROCESS(Agenda);
   SC_METHOD(run);

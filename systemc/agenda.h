@@ -1,10 +1,11 @@
 // Agenda: the one timed queue of a model's stages. What a Stage schedules for later (requests
-// annotated to arrive later, acknowledgements, wakes for freed places) is kept here, in one
-// TimedHeap, and run by one SystemC method in order of time and, at equal times, of
-// scheduling. Before, every stage had its own heap and method: nearly every push was that
-// heap's first item, so it cost a timed sc_event notification (an allocation and an insertion
-// into the kernel's queue) and a method activation of its own. Now the kernel sees one event,
-// notified again only when the earliest item of the whole model changes.
+// annotated to arrive later, acknowledgements, wakes for freed places), the crossbar's
+// deliveries and the L2 slices' DRAM sends are kept here, in one TimeWheel, and run by one
+// SystemC method in order of time and, at equal times, of scheduling. Before, every stage had its
+// own heap and method: nearly every push was that heap's first item, so it cost a timed sc_event
+// notification (an allocation and an insertion into the kernel's queue) and a method activation of
+// its own. Now the kernel sees one event, notified again only when the earliest item of the whole
+// model changes.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +49,7 @@ class Agenda : public sc_core::sc_module {
   };
   void run();
 
-  TimedHeap<Item> heap_;
+  TimeWheel<Item> heap_;
   sc_core::sc_event ev_;
 };
 
