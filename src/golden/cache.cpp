@@ -1,6 +1,9 @@
 #include "stu/golden/cache.h"
 
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace stu::golden {
 
@@ -126,6 +129,23 @@ namespace {
 
 // Writes the bytes of `src` under `mask` into all of `dst`, the others 0 (`src` nullptr: all 0).
 void store_bytes(uint8_t* dst, const uint8_t* src, const LineByteMask& mask) {
+#if defined(__SSE2__)
+  // A way being allocated is written whole and not read again soon (a large cache's sets are
+  // far apart in host memory): streaming stores skip reading its old host lines first (a
+  // host write miss, the cost of every allocation in a cache of tens of MiB). The same bytes.
+  // `dst` is 64-byte aligned (the set blocks are).
+  for (unsigned w = 0; w < kLineBytes / 8; w += 2) {
+    uint64_t s0 = 0, s1 = 0;
+    if (src) {
+      std::memcpy(&s0, src + 8 * w, 8);
+      std::memcpy(&s1, src + 8 * w + 8, 8);
+      s0 &= lanes_of(mask, w);
+      s1 &= lanes_of(mask, w + 1);
+    }
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 8 * w),
+                     _mm_set_epi64x(static_cast<long long>(s1), static_cast<long long>(s0)));
+  }
+#else
   if (!src) {
     std::memset(dst, 0, kLineBytes);
     return;
@@ -140,6 +160,7 @@ void store_bytes(uint8_t* dst, const uint8_t* src, const LineByteMask& mask) {
     s &= lanes_of(mask, w);
     std::memcpy(dst + 8 * w, &s, 8);
   }
+#endif
 }
 
 }  // namespace
