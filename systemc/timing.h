@@ -161,9 +161,22 @@ class Calendar {
   void advance_to(std::uint64_t bin) {
     if (bin < top_ + 1 && top_ != kNone) return;
     const std::uint64_t from = top_ == kNone ? bin : top_ + 1;
-    for (std::uint64_t b = from; b <= bin && b - from < kWindowBins; ++b) {
-      used_[b % kWindowBins] = 0.0;
-      full_[(b % kWindowBins) / 64] &= ~(std::uint64_t(1) << (b % 64));
+    // The bins from `from` to `bin` (the whole window at most) start empty: cleared as at
+    // most two ranges of the ring, the bitmap a word at a time.
+    std::uint64_t n = std::min<std::uint64_t>(bin - from + 1, kWindowBins);
+    std::size_t i = from % kWindowBins;
+    while (n) {
+      const std::size_t len = std::size_t(std::min<std::uint64_t>(n, kWindowBins - i));
+      std::fill_n(used_.begin() + std::ptrdiff_t(i), len, 0.0);
+      for (std::size_t b = i, end = i + len; b < end;) {
+        const std::size_t in_word = std::min<std::size_t>(64 - b % 64, end - b);
+        const std::uint64_t bits =
+            in_word == 64 ? ~std::uint64_t(0) : ((std::uint64_t(1) << in_word) - 1) << (b % 64);
+        full_[b / 64] &= ~bits;
+        b += in_word;
+      }
+      n -= len;
+      i = 0;
     }
     top_ = bin;
     if (top_ + 1 > kWindowBins && top_ + 1 - kWindowBins > base_) base_ = top_ + 1 - kWindowBins;
