@@ -113,6 +113,27 @@ void BM_TlmStoreOneSm(benchmark::State& state) {
   state.counters["faults_per_op"] = faults / double(ops ? ops : 1);
 }
 
+// Long runs, the steady state of a long trace: BM_TlmStore's runs fit in the h100's 50 MiB
+// L2 (12.8 MiB of new lines at most), so no line is ever written back before the final flush.
+// These write 1M lines (LT, width 4) or 800k lines (AT, width 16 with 200k warps) over the
+// 64 MiB footprint, so after the first 50 MiB nearly every store evicts a dirty L2 line to
+// DRAM. Args: mode (0 LT, 1 AT), warps, width.
+void BM_TlmStoreLong(benchmark::State& state) {
+  sim::SimConfig cfg = *sim::preset("h100");
+  cfg.sim.mode = state.range(0) ? sim::SimMode::At : sim::SimMode::Lt;
+  sim::GenParams p = params(kCases[0], std::uint64_t(state.range(1)), cfg.gpu.sms);
+  p.width = std::uint32_t(state.range(2));
+  std::uint64_t ops = 0;
+  double faults = 0;
+  for (auto _ : state)
+    if (!run_once(state, cfg, "stream", p, ops, faults)) return;
+  state.SetItemsProcessed(std::int64_t(ops));
+  state.SetLabel("stream width=" + std::to_string(p.width) + ", L2 write-backs" +
+                 (state.range(0) ? " at" : " lt"));
+  state.counters["peak_rss_MiB"] = peak_rss_mib();
+  state.counters["faults_per_op"] = faults / double(ops ? ops : 1);
+}
+
 void BM_GoldenReference(benchmark::State& state) {
   const Case& c = kCases[state.range(0)];
   const auto warps = std::uint64_t(state.range(1));
@@ -152,6 +173,11 @@ BENCHMARK(BM_TlmStore)->Apply(lt_and_at)->UseManualTime()->Unit(benchmark::kMill
 BENCHMARK(BM_TlmStoreOneSm)
     ->Args({0, 300000})
     ->Args({1, 100000})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TlmStoreLong)
+    ->Args({0, 1000000, 4})
+    ->Args({1, 200000, 16})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GoldenReference)->Apply(golden_cases)->UseManualTime()->Unit(benchmark::kMillisecond);
