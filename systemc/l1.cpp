@@ -8,8 +8,8 @@ L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
        std::unique_ptr<L1Core> core)
     : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
       to_xbar(
-          "to_xbar", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); },
-          [this] { pump(); }),
+          "to_xbar", ctx.tb, *ctx.agenda,
+          [this](tlm::tlm_generic_payload& tr, Cycle c) { ack(tr, c); }, [this] { pump(); }),
       ctx_(ctx),
       sm_(sm),
       core_(std::move(core)),

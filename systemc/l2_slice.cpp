@@ -18,7 +18,7 @@ golden::WbEntry entry_of(const LinePayload& p) {
 
 L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core)
     : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
-      to_dram("to_dram", ctx.tb,
+      to_dram("to_dram", ctx.tb, *ctx.agenda,
               [this](tlm::tlm_generic_payload& tr, Cycle c) { dram_ack(tr, c); }),
       ctx_(ctx),
       core_(std::move(core)),

@@ -24,7 +24,8 @@ StoreClass store_class_of(const golden::StoreResult& r, bool tcgen05, std::uint3
 
 Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu, Feed feed)
     : sc_module(name),
-      out("out", ctx.tb, [this](tlm::tlm_generic_payload& tr, Cycle c) { ack_at(tr, c); }),
+      out("out", ctx.tb, *ctx.agenda,
+          [this](tlm::tlm_generic_payload& tr, Cycle c) { ack_at(tr, c); }),
       ctx_(ctx),
       mbu_(mbu),
       feed_(std::move(feed)),

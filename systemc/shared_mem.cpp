@@ -4,7 +4,7 @@ namespace stu::sim {
 
 SharedMem::SharedMem(const sc_core::sc_module_name& name, SimContext& ctx)
     : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
-      to_mbar("to_mbar", ctx.tb,
+      to_mbar("to_mbar", ctx.tb, *ctx.agenda,
               [this](tlm::tlm_generic_payload& tr, Cycle c) { mbar_ack(tr, c); }),
       ctx_(ctx),
       banks_(ctx.image.config().cluster_ctas),

@@ -171,26 +171,30 @@ void Stage::respond(tlm::tlm_generic_payload& tr, Cycle t) {
   later(std::max<std::uint64_t>(tb_.time(t).value(), now), &tr, Due::Respond);
 }
 
-Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack,
-               std::function<void()> on_ready)
+Sender::Sender(const sc_core::sc_module_name& name, const Timebase& tb, Agenda& agenda,
+               AckFn on_ack, std::function<void()> on_ready)
     : sc_module(name),
       out("out"),
       tb_(tb),
+      agenda_(agenda),
       on_ack_(std::move(on_ack)),
       on_ready_(std::move(on_ready)) {
   out.register_nb_transport_bw(this, &Sender::nb_transport_bw);
-  SC_HAS_PROCESS(Sender);
-  SC_METHOD(send_next);
-  sensitive << send_ev_;
-  dont_initialize();
-  SC_METHOD(end_req_due);
-  sensitive << end_req_ev_;
-  dont_initialize();
+}
+
+void Sender::due(void* item, std::uint32_t what) {
+  if (Due(what) == Due::Send) {
+    send_next();
+    return;
+  }
+  // The END_REQ of the request still waiting for it (a BEGIN_RESP may have stood for it
+  // already, and a later request be waiting for its own).
+  if (waiting_end_req_ && item == pending_) end_req_due();
 }
 
 void Sender::end_req_due() {
   waiting_end_req_ = false;
-  if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
+  if (!queue_.empty()) agenda_.at(tb_.stamp().value(), *this, nullptr, std::uint32_t(Due::Send));
   if (on_ready_) on_ready_();
 }
 
@@ -223,7 +227,7 @@ void Sender::send_next() {
       if (on_ready_) on_ready_();
     } else if (r == tlm::TLM_UPDATED && p == tlm::END_REQ) {
       if (d > SC_ZERO_TIME) {  // the target takes it later: the next request waits for then
-        end_req_ev_.notify(d);
+        agenda_.at((tb_.stamp() + d).value(), *this, tr, std::uint32_t(Due::EndReq));
         break;
       }
       waiting_end_req_ = false;
@@ -238,7 +242,7 @@ tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tl
   if (phase == tlm::END_REQ) {
     if (&tr != pending_) return tlm::TLM_ACCEPTED;  // not the request that waits
     if (delay > SC_ZERO_TIME) {
-      end_req_ev_.notify(delay);
+      agenda_.at((tb_.stamp() + delay).value(), *this, &tr, std::uint32_t(Due::EndReq));
       return tlm::TLM_ACCEPTED;
     }
     waiting_end_req_ = false;
@@ -249,7 +253,8 @@ tlm::tlm_sync_enum Sender::nb_transport_bw(tlm::tlm_generic_payload& tr, tlm::tl
   if (phase == tlm::BEGIN_RESP) {
     if (waiting_end_req_ && &tr == pending_) {  // its BEGIN_RESP implies its END_REQ
       waiting_end_req_ = false;
-      if (!queue_.empty()) send_ev_.notify(SC_ZERO_TIME);
+      if (!queue_.empty())
+        agenda_.at(tb_.stamp().value(), *this, nullptr, std::uint32_t(Due::Send));
       if (on_ready_) on_ready_();
     }
     on_ack_(tr, tb_.at(delay));

@@ -104,14 +104,14 @@ class Stage : public sc_core::sc_module, private Agenda::Client {
   bool serving_ = false;      // inside serve(): a request that arrives now goes to the PEQ
 };
 
-class Sender : public sc_core::sc_module {
+class Sender : public sc_core::sc_module, private Agenda::Client {
  public:
   using AckFn = std::function<void(tlm::tlm_generic_payload&, Cycle)>;
   tlm_utils::simple_initiator_socket<Sender> out;
 
   // `on_ready` (optional): called when the target takes a request (END_REQ), so an owner that
   // paces its sends can offer the next.
-  Sender(const sc_core::sc_module_name& name, const Timebase& tb, AckFn on_ack,
+  Sender(const sc_core::sc_module_name& name, const Timebase& tb, Agenda& agenda, AckFn on_ack,
          std::function<void()> on_ready = {});
   // LT: sends at cycle t; returns the acknowledgement's cycle.
   Cycle lt(tlm::tlm_generic_payload& tr, Cycle t);
@@ -126,8 +126,13 @@ class Sender : public sc_core::sc_module {
                                      sc_core::sc_time& delay);
   void send_next();
   void end_req_due();  // an END_REQ announced with a delay has come
+  // On the agenda: an END_REQ announced with a delay, and a send after a BEGIN_RESP that
+  // stood for its END_REQ (not from inside the target's call).
+  enum class Due : std::uint32_t { EndReq, Send };
+  void due(void* item, std::uint32_t what) override;
 
   const Timebase& tb_;
+  Agenda& agenda_;
   AckFn on_ack_;
   std::function<void()> on_ready_;
   struct Queued {
@@ -138,7 +143,6 @@ class Sender : public sc_core::sc_module {
   bool waiting_end_req_ = false;
   bool sending_ = false;  // inside send_next(): a payload queued meanwhile is sent by its loop
   tlm::tlm_generic_payload* pending_ = nullptr;  // the request waiting for its END_REQ
-  sc_core::sc_event send_ev_, end_req_ev_;
 };
 
 }  // namespace stu::sim
