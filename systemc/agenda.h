@@ -1,11 +1,10 @@
-// Agenda: the one timed queue of a model's stages. What a Stage schedules for later (requests
-// annotated to arrive later, acknowledgements, wakes for freed places), the crossbar's
-// deliveries and the L2 slices' DRAM sends are kept here, in one TimeWheel, and run by one
-// SystemC method in order of time and, at equal times, of scheduling. Before, every stage had its
-// own heap and method: nearly every push was that heap's first item, so it cost a timed sc_event
-// notification (an allocation and an insertion into the kernel's queue) and a method activation of
-// its own. Now the kernel sees one event, notified again only when the earliest item of the whole
-// model changes.
+// Agenda: the one timed queue of a model. What a Stage schedules for later (requests annotated
+// to arrive later, acknowledgements, wakes for freed places), the crossbar's deliveries, the L2
+// slices' DRAM sends and a Sender's delayed END_REQs are kept here, in one TimeWheel, and run by
+// one SystemC method in order of time and, at equal times, of scheduling. Before, every module
+// had its own heap or events and methods: nearly every item cost a timed sc_event notification
+// (an allocation and an insertion into the kernel's queue) and a method activation of its own.
+// Now the kernel sees one event, notified again only when the model's earliest item changes.
 #pragma once
 
 #include <cstdint>
@@ -37,9 +36,8 @@ class Agenda : public sc_core::sc_module {
   Agenda(const sc_core::sc_module_name& name, struct SimContext& ctx);
   // `who`.due(item, what) at simulated time `at_ps` (picoseconds; not before now).
   void at(std::uint64_t at_ps, Client& who, void* item, std::uint32_t what) {
-    heap_.push(at_ps, Item{&who, item, what}, ev_);
+    wheel_.push(at_ps, Item{&who, item, what}, ev_);
   }
-  std::size_t size() const { return heap_.size(); }
 
  private:
   struct Item {
@@ -49,7 +47,7 @@ class Agenda : public sc_core::sc_module {
   };
   void run();
 
-  TimeWheel<Item> heap_;
+  TimeWheel<Item> wheel_;
   sc_core::sc_event ev_;
 };
 
