@@ -27,10 +27,6 @@ class GoldenL1 final : public L1Core {
   unsigned wb_entries() const override { return wb_.size(); }
   void prefetch(std::uint64_t addr) const override { l1_.prefetch(addr); }
   const golden::SectoredCache* cache_array() const override { return &l1_; }
-  void prefetch_state() const override {
-    prefetch_range(this, this + 1);
-    wb_.prefetch();
-  }
 
  private:
   golden::SectoredCache l1_;
@@ -53,7 +49,6 @@ class GoldenL2 final : public L2Core {
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l2_.lookup(addr); }
   void prefetch(std::uint64_t addr) const override { l2_.prefetch(addr); }
   const golden::SectoredCache* cache_array() const override { return &l2_; }
-  void prefetch_state() const override { prefetch_range(this, this + 1); }
 
  private:
   golden::SectoredCache l2_;

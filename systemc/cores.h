@@ -45,9 +45,8 @@ class L1Core {
   virtual bool can_pop() const { return false; }
   virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;
   virtual unsigned wb_entries() const = 0;
-  // Host-speed hints, no effect on the model: a store comes next (its write buffer slot, the
-  // core's own state), to the line at this address (its set).
-  virtual void prefetch_state() const {}
+  // A host-speed hint, no effect on the model: a store to the line at this address (its set)
+  // comes next.
   virtual void prefetch(std::uint64_t) const {}
   // The core's cache array, when it has one in host memory (the C++ core): the model keeps its
   // HostView to hint the sets of the lines that come next. Null for an RTL core.
@@ -69,8 +68,7 @@ class L2Core {
   virtual L2Result write(const golden::WbEntry& e) = 0;
   // Every dirty line, made clean, appended to `out`.
   virtual void flush(std::vector<golden::CacheLineOut>& out) = 0;
-  // Host-speed hints: a write comes next; to this (slice-local) address.
-  virtual void prefetch_state() const {}
+  // A host-speed hint: a write to this (slice-local) address comes next.
   virtual void prefetch(std::uint64_t) const {}
   virtual const golden::SectoredCache* cache_array() const { return nullptr; }  // as L1Core's
   virtual golden::CacheLookup lookup(std::uint64_t addr) const = 0;

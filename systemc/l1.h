@@ -36,20 +36,12 @@ class L1 : public Stage {
   // is acknowledged; AT: queues them (done when idle()).
   Cycle drain(Cycle t);
   bool idle() const { return out_.empty() && in_flight_ == 0; }
-  // Host-speed hints (no effect on the model): a store of this SM comes next, so the host
-  // starts loading the state serve() reads. prefetch_state(): the L1's own object (its
-  // address alone: nothing is read); prefetch_deep(): what its members point to (its
-  // timing, its buffers, the core's), which reads them, so it is issued after every
-  // object's prefetch_state (their loads then overlap instead of waiting one after another).
+  // A host-speed hint (no effect on the model): a store of this SM comes next, so the host
+  // starts loading the L1's own members, by their addresses alone (reading a member here
+  // would wait for its line, and what members point to is not worth that: measured).
   void prefetch_state() const {
     __builtin_prefetch(&occupied_until_);
     prefetch_range(&sm_, &leaving_ + 1);  // the L1's own members, in declaration order
-  }
-  void prefetch_deep() const {
-    if (!taken_.empty()) __builtin_prefetch(&taken_.back());
-    tags_.prefetch();
-    data_.prefetch();
-    core_->prefetch_state();
   }
   const L1Core& core() const { return *core_; }
   L1Core& core() { return *core_; }

@@ -44,15 +44,11 @@ class L2Slice : public Stage {
   // cycle the last one is acknowledged (LT) or the current cycle (AT).
   Cycle flush(Cycle t);
   const L2Core& core() const { return *core_; }
-  // Host-speed hints (no effect on the model): a line for this slice comes next. As L1's:
-  // the object (nothing read), then what its members point to.
+  // A host-speed hint (no effect on the model): a line for this slice comes next. As L1's:
+  // the slice's own members, by address alone.
   void prefetch_state() const {
     __builtin_prefetch(&occupied_until_);
     prefetch_range(&core_, &flushed_);  // the slice's own members, in declaration order
-  }
-  void prefetch_deep() const {
-    port_.prefetch();
-    core_->prefetch_state();
   }
   // The slice's own address of a line (SliceLocal) and back.
   std::uint64_t local(std::uint64_t addr) const { return local_(addr); }

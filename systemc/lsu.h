@@ -61,17 +61,12 @@ class Lsu : public sc_core::sc_module {
   bool idle() const { return waiting_for_feed_ && outstanding_total_ == 0; }
   // The cycle the last acknowledgement came (LT: the latest cursor).
   Cycle last_cycle() const;
-  // Host-speed hints (no effect on the model): SM `sm` issues next. As L1's: its state's own
-  // lines (nothing read), then what they point to.
+  // A host-speed hint (no effect on the model): SM `sm` issues next. As L1's: its state's own
+  // lines, by address alone.
   void prefetch_sm(std::uint32_t sm) const {
     const SmState& s = sms_[sm % sms_.size()];
     __builtin_prefetch(&s);
     __builtin_prefetch(reinterpret_cast<const char*>(&s) + 64);
-  }
-  void prefetch_sm_deep(std::uint32_t sm) const {
-    const SmState& s = sms_[sm % sms_.size()];
-    if (!s.acks.empty()) __builtin_prefetch(&s.acks.top());
-    s.issue.prefetch();
   }
   std::uint64_t ops_done() const { return ops_done_; }
   std::vector<std::string>& errors() { return errors_; }

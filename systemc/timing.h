@@ -137,9 +137,6 @@ class Calendar {
     }
   }
   double busy_units() const { return busy_; }
-  void prefetch() const {
-    if (top_ != kNone) __builtin_prefetch(&used_[top_ % kWindowBins], 1);
-  }
 
  private:
   // full_ has bit (b % kWindowBins) set when bin b (base_ <= b <= top_) is full (cap_ - used

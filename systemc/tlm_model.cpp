@@ -217,21 +217,15 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
     const golden::SectoredCache::HostView& v = h.l2[l2_slice_of(cfg_.l2, l.line)];
     if (v.base) v.prefetch(h.local(l.line));
   }
-  // Then the modules' objects, by address alone, and only then what their members point to:
-  // reading a member waits for its object's line, and these waits now overlap.
+  // Then the modules' objects, by address alone: reading a member here would wait for its
+  // object's line (what members point to, the timing bins, write-buffer slots and the cores,
+  // was hinted too until measured to gain nothing).
   top_->l1[sm]->prefetch_state();
   top_->lsu.prefetch_sm(sm);
   top_->xbar.prefetch_port(sm);
   for (const golden::LineRequest& l : r.lines) {
     if (l.dest.space != golden::MemSpace::Global) continue;
     top_->l2[l2_slice_of(cfg_.l2, l.line)]->prefetch_state();
-  }
-  top_->l1[sm]->prefetch_deep();
-  top_->lsu.prefetch_sm_deep(sm);
-  top_->xbar.prefetch_port_deep(sm);
-  for (const golden::LineRequest& l : r.lines) {
-    if (l.dest.space != golden::MemSpace::Global) continue;
-    top_->l2[l2_slice_of(cfg_.l2, l.line)]->prefetch_deep();
   }
 }
 

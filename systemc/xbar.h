@@ -26,10 +26,9 @@ class Xbar : public sc_core::sc_module, private Agenda::Client {
   tlm_utils::multi_passthrough_initiator_socket<Xbar> out;  // bound by slice
 
   Xbar(const sc_core::sc_module_name& name, SimContext& ctx);
-  // Host-speed hints (no effect on the model): SM `sm`'s port will book soon. As L1's: the
-  // port's own object (nothing read), then its bins.
+  // A host-speed hint (no effect on the model): SM `sm`'s port will book soon (its object, by
+  // address alone).
   void prefetch_port(std::uint32_t sm) const { __builtin_prefetch(&ports_[sm % ports_.size()]); }
-  void prefetch_port_deep(std::uint32_t sm) const { ports_[sm % ports_.size()].prefetch(); }
 
  private:
   Cycle book(const tlm::tlm_generic_payload& tr, Cycle t);

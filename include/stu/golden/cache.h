@@ -324,11 +324,6 @@ class WriteBuffer {
   unsigned capacity() const { return unsigned(ring_.size()); }
   // Entry i, oldest first (i < size()).
   const WbEntry& entry(unsigned i) const { return ring_[slot(i)]; }
-  // A host-speed hint, no effect on the state: the slot the next push() fills is loaded.
-  void prefetch() const {
-    const char* p = reinterpret_cast<const char*>(&ring_[slot(count_)]);
-    for (std::size_t i = 0; i < sizeof(WbEntry); i += 64) __builtin_prefetch(p + i, 1);
-  }
 
  private:
   // The ring index of entry i (i <= size() < 2 * capacity), without a division.
