@@ -55,7 +55,7 @@ tlm::tlm_sync_enum Stage::nb_transport_fw(int port, tlm::tlm_generic_payload& tr
                                           tlm::tlm_phase& phase, sc_time& delay) {
   if (phase == tlm::BEGIN_REQ) {
     LinePayload::of(tr).port = std::uint32_t(port);
-    if (delay > SC_ZERO_TIME) {  // a request annotated later arrives through the heap
+    if (delay > SC_ZERO_TIME) {  // a request annotated later arrives through the agenda
       later((tb_.stamp() + delay).value(), &tr, Due::Arrive);
       return tlm::TLM_ACCEPTED;
     }

@@ -15,6 +15,8 @@
 // A module decides its own timing in serve() (bandwidth Calendars, latencies) and the cycle
 // its acknowledgement leaves; the styles differ in who waits: in LT nobody (time is
 // annotated), in AT queues fill and initiators stall.
+// In AT, what both schedule for later (arrivals annotated later, acknowledgements, wakes for
+// freed places, END_REQs announced with a delay) waits on the model's Agenda (agenda.h).
 #pragma once
 
 #include <deque>
