@@ -5,10 +5,11 @@ namespace stu::sim {
 Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx)
     : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 4 * ctx.cfg.dram.banks),
       ctx_(ctx),
-      bw_(bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock)),
+      bw_(bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock), calendar_window_bins(ctx.cfg)),
       banks_(ctx.cfg.dram.banks,
              Calendar(2.0 * bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock) /
-                      double(ctx.cfg.dram.banks))),
+                          double(ctx.cfg.dram.banks),
+                      calendar_window_bins(ctx.cfg))),
       latency_(ctx.cfg.dram.latency - ctx.cfg.l2.hit_latency) {}
 
 void Dram::preload(const golden::SparseMemory& m) {

@@ -13,8 +13,8 @@ L1::L1(const sc_core::sc_module_name& name, SimContext& ctx, unsigned sm,
       ctx_(ctx),
       sm_(sm),
       core_(std::move(core)),
-      tags_(double(ctx.cfg.l1.tag_lookups_per_clk)),
-      data_(double(ctx.cfg.l1.bytes_per_clk)) {
+      tags_(double(ctx.cfg.l1.tag_lookups_per_clk), calendar_window_bins(ctx.cfg)),
+      data_(double(ctx.cfg.l1.bytes_per_clk), calendar_window_bins(ctx.cfg)) {
   SC_HAS_PROCESS(L1);
   SC_METHOD(pump);  // only for drain(); otherwise called where entries may leave
   sensitive << pump_ev_;

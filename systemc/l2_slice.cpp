@@ -22,7 +22,8 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
               [this](tlm::tlm_generic_payload& tr, Cycle c) { dram_ack(tr, c); }),
       ctx_(ctx),
       core_(std::move(core)),
-      port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices)),
+      port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices),
+            calendar_window_bins(ctx.cfg)),
       latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency),
       local_(ctx.cfg) {}
 

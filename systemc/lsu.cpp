@@ -31,7 +31,8 @@ Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu
       feed_(std::move(feed)),
       sms_(ctx.cfg.gpu.sms),
       warps_(std::size_t(ctx.cfg.gpu.sms) * 16 * 32) {
-  for (SmState& s : sms_) s.issue = Calendar(double(ctx.cfg.lsu.issue_width));
+  for (SmState& s : sms_)
+    s.issue = Calendar(double(ctx.cfg.lsu.issue_width), calendar_window_bins(ctx.cfg));
   qk_.reset();
   SC_HAS_PROCESS(Lsu);
   SC_THREAD(main);

@@ -7,8 +7,8 @@ SharedMem::SharedMem(const sc_core::sc_module_name& name, SimContext& ctx)
       to_mbar("to_mbar", ctx.tb, *ctx.agenda,
               [this](tlm::tlm_generic_payload& tr, Cycle c) { mbar_ack(tr, c); }),
       ctx_(ctx),
-      banks_(ctx.image.config().cluster_ctas),
-      dsmem_(double(ctx.cfg.dsmem.bytes_per_clk)) {
+      banks_(ctx.image.config().cluster_ctas, Banks(calendar_window_bins(ctx.cfg))),
+      dsmem_(double(ctx.cfg.dsmem.bytes_per_clk), calendar_window_bins(ctx.cfg)) {
   SC_HAS_PROCESS(SharedMem);
   SC_METHOD(release_due);
   sensitive << timer_;

@@ -28,10 +28,11 @@ class SharedMem : public Stage {
 
  private:
   struct Banks {
+    explicit Banks(std::size_t window_bins) : pipe(1.0, window_bins) {}
     std::uint64_t instr = ~std::uint64_t(0);
     std::array<std::uint16_t, 64> lines{};  // per bank: lines of the current instruction
     unsigned wavefronts = 0;
-    Calendar pipe{1.0};
+    Calendar pipe;
   };
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
   Cycle to_barrier(const StoreExtension& x, std::uint32_t bytes, StoreExtension::MbarOp op, Cycle t,

@@ -1,5 +1,6 @@
 #include "sim_context.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace stu::sim {
@@ -50,6 +51,14 @@ bool write_enabled(std::uint8_t* base, std::uint64_t size, std::uint64_t offset,
     }
   }
   return true;
+}
+
+std::size_t calendar_window_bins(const SimConfig& c) {
+  constexpr std::uint64_t kMinCycles = 4096;
+  const std::uint64_t cycles =
+      std::max<std::uint64_t>(4 * std::uint64_t(c.sim.quantum_cycles), kMinCycles);
+  return std::size_t(std::min<std::uint64_t>(
+      (cycles + Calendar::kBinCycles - 1) / Calendar::kBinCycles, Calendar::kMaxWindowBins));
 }
 
 }  // namespace stu::sim

@@ -64,6 +64,11 @@ struct SimContext {
   }
 };
 
+// How many 16-cycle bins each bandwidth Calendar remembers: four LT quanta of cycles (loosely
+// timed SMs issue within one quantum of the slowest, so bookings come that far out of time
+// order, plus the queueing behind them), at least 4096 cycles and at most 65536.
+std::size_t calendar_window_bins(const SimConfig& c);
+
 // Writes the enabled bytes of a line payload at `offset` of a flat array of `size` bytes
 // (shared memory); false when any enabled byte lies outside.
 bool write_enabled(std::uint8_t* base, std::uint64_t size, std::uint64_t offset,

@@ -6,7 +6,8 @@ TensorMem::TensorMem(const sc_core::sc_module_name& name, SimContext& ctx)
     : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
       ctx_(ctx),
       per_sm_(ctx.cfg.gpu.sms,
-              Calendar(bytes_per_cycle(ctx.cfg.tmem.write_gbytes_per_s, ctx.cfg.clock))) {}
+              Calendar(bytes_per_cycle(ctx.cfg.tmem.write_gbytes_per_s, ctx.cfg.clock),
+                       calendar_window_bins(ctx.cfg))) {}
 
 Cycle TensorMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   LinePayload& p = LinePayload::of(tr);

@@ -90,18 +90,32 @@ class Timebase {
 // the capacity left in t's bin of kBinCycles cycles and the bins after it. Within a bin the
 // order is the order of booking, so requests may arrive out of time order (loosely timed
 // initiators run ahead of each other) and still never get more than the resource's
-// bandwidth over any bin, nor lose capacity. Bins older than
-// kWindowBins behind the latest are forgotten (a request that far in the past is served at
-// the window's start). Memory is fixed: kWindowBins counters.
+// bandwidth over any bin, nor lose capacity. Bins more than the window (window_bins(), a power
+// of two) behind the latest are forgotten: a request that far in the past is served at the
+// window's start. Memory is fixed: one counter and one bit per bin of the window. A model
+// sizes the window to the spread of its booking times (calendar_window_bins() in
+// sim_context.h): a model has thousands of Calendars and touches one line of each per booking,
+// so their total size is what the host's caches see.
 class Calendar {
  public:
   static constexpr Cycle kBinCycles = 16;
-  static constexpr std::size_t kWindowBins = 4096;
+  static constexpr std::size_t kMinWindowBins = 64;    // one bitmap word
+  static constexpr std::size_t kMaxWindowBins = 4096;  // 65536 cycles
 
-  explicit Calendar(double per_cycle = 1.0)
+  // `window_bins` is rounded up to a power of two in [kMinWindowBins, kMaxWindowBins].
+  explicit Calendar(double per_cycle = 1.0, std::size_t window_bins = kMaxWindowBins)
       : per_cycle_(per_cycle > 0 ? per_cycle : 1.0),
         cap_(per_cycle_ * double(kBinCycles)),
-        used_(kWindowBins, 0.0) {}
+        window_(round_window(window_bins)),
+        used_(window_, 0.0),
+        full_(window_ / 64, 0) {}
+
+  static std::size_t round_window(std::size_t bins) {
+    std::size_t w = kMinWindowBins;
+    while (w < bins && w < kMaxWindowBins) w *= 2;
+    return w;
+  }
+  std::size_t window_bins() const { return window_; }
 
   Cycle book(Cycle t, double units) {
     std::uint64_t bin = t / kBinCycles;
@@ -111,7 +125,7 @@ class Calendar {
     busy_ += units;
     for (;;) {
       advance_to(bin);
-      double& u = used_[bin % kWindowBins];
+      double& u = used_[bin & (window_ - 1)];
       const double room = cap_ - u;
       if (room <= 0) {  // full: never look at it again; on to the next bin that is not
         const std::uint64_t open = next_open(bin + 1);
@@ -139,16 +153,16 @@ class Calendar {
   double busy_units() const { return busy_; }
 
  private:
-  // full_ has bit (b % kWindowBins) set when bin b (base_ <= b <= top_) is full (cap_ - used
+  // full_ has bit (b % window_) set when bin b (base_ <= b <= top_) is full (cap_ - used
   // <= 0), so that a booking skips a run of full bins a word at a time.
   void mark_full(std::uint64_t bin) {
-    const std::size_t i = bin % kWindowBins;
+    const std::size_t i = bin & (window_ - 1);
     full_[i / 64] |= std::uint64_t(1) << (i % 64);
   }
   // The first bin from `bin` on that is not full: at most top_ + 1 (bins above top_ are empty).
   std::uint64_t next_open(std::uint64_t bin) const {
     while (bin <= top_) {
-      const std::size_t i = bin % kWindowBins;
+      const std::size_t i = bin & (window_ - 1);
       const std::uint64_t open = ~full_[i / 64] >> (i % 64);
       if (open) return std::min(bin + std::uint64_t(__builtin_ctzll(open)), top_ + 1);
       bin += 64 - i % 64;  // the next word (may pass top_ + 1)
@@ -160,10 +174,10 @@ class Calendar {
     const std::uint64_t from = top_ == kNone ? bin : top_ + 1;
     // The bins from `from` to `bin` (the whole window at most) start empty: cleared as at
     // most two ranges of the ring, the bitmap a word at a time.
-    std::uint64_t n = std::min<std::uint64_t>(bin - from + 1, kWindowBins);
-    std::size_t i = from % kWindowBins;
+    std::uint64_t n = std::min<std::uint64_t>(bin - from + 1, window_);
+    std::size_t i = from & (window_ - 1);
     while (n) {
-      const std::size_t len = std::size_t(std::min<std::uint64_t>(n, kWindowBins - i));
+      const std::size_t len = std::size_t(std::min<std::uint64_t>(n, window_ - i));
       std::fill_n(used_.begin() + std::ptrdiff_t(i), len, 0.0);
       for (std::size_t b = i, end = i + len; b < end;) {
         const std::size_t in_word = std::min<std::size_t>(64 - b % 64, end - b);
@@ -176,13 +190,14 @@ class Calendar {
       i = 0;
     }
     top_ = bin;
-    if (top_ + 1 > kWindowBins && top_ + 1 - kWindowBins > base_) base_ = top_ + 1 - kWindowBins;
+    if (top_ + 1 > window_ && top_ + 1 - window_ > base_) base_ = top_ + 1 - window_;
   }
   static constexpr std::uint64_t kNone = ~std::uint64_t(0);
   double per_cycle_;
   double cap_;
+  std::size_t window_;
   std::vector<double> used_;
-  std::vector<std::uint64_t> full_ = std::vector<std::uint64_t>(kWindowBins / 64, 0);
+  std::vector<std::uint64_t> full_;
   std::uint64_t base_ = 0;
   std::uint64_t top_ = kNone;
   std::uint64_t full_below_ = 0;  // the bins in [base_, full_below_) are full

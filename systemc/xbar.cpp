@@ -7,7 +7,8 @@ Xbar::Xbar(const sc_core::sc_module_name& name, SimContext& ctx)
       in("in"),
       out("out"),
       ctx_(ctx),
-      ports_(ctx.cfg.gpu.sms, Calendar(double(ctx.cfg.xbar.bytes_per_clk))),
+      ports_(ctx.cfg.gpu.sms,
+             Calendar(double(ctx.cfg.xbar.bytes_per_clk), calendar_window_bins(ctx.cfg))),
       used_(ctx.cfg.l2.slices, 0),
       waiting_(ctx.cfg.l2.slices),
       latency_(ctx.cfg.xbar.latency) {

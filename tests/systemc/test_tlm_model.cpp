@@ -135,18 +135,19 @@ TEST(Calendar, PartialCycleEndsInTheCycleOfTheLastUnit) {
 }
 
 // The booking rule by its definition, for the test below: the units go to the earliest bins,
-// from the request's own bin (or the window's first, kWindowBins behind the latest bin seen)
+// from the request's own bin (or the window's first, `window` bins behind the latest bin seen)
 // on, that have room, one bin after the other (no skipping structures).
 struct ReferenceCalendar {
   double per_cycle, cap;
+  std::uint64_t window;
   std::map<std::uint64_t, double> used;
   std::uint64_t top = 0;
   bool any = false;
-  explicit ReferenceCalendar(double pc) : per_cycle(pc), cap(pc * double(Calendar::kBinCycles)) {}
+  ReferenceCalendar(double pc, std::uint64_t w)
+      : per_cycle(pc), cap(pc * double(Calendar::kBinCycles)), window(w) {}
   Cycle book(Cycle t, double units) {
     std::uint64_t bin = t / Calendar::kBinCycles;
-    if (any && top + 1 > Calendar::kWindowBins && bin < top + 1 - Calendar::kWindowBins)
-      bin = top + 1 - Calendar::kWindowBins;
+    if (any && top + 1 > window && bin < top + 1 - window) bin = top + 1 - window;
     double left = units;
     for (;; ++bin) {
       if (!any || bin > top) top = bin, any = true;
@@ -173,22 +174,42 @@ TEST(Calendar, AgreesWithTheBookingRuleOnRandomBookings) {
   const std::uint64_t seed = env ? std::strtoull(env, nullptr, 0) : 20261124u;
   std::cout << "Calendar seed " << seed << " (set STU_SEED to reproduce)\n";
   std::mt19937_64 rng(seed);
-  for (double pc : {1.0, 4.0, 0.5, 70.4, 32.0, 3.3}) {
-    Calendar c(pc);
-    ReferenceCalendar r(pc);
-    Cycle now = 0;
-    for (int i = 0; i < 8000; ++i) {
-      const unsigned kind = unsigned(rng() % 100);
-      if (kind < 2)
-        now += Calendar::kBinCycles * Calendar::kWindowBins + rng() % 5000;
-      else if (kind < 60)
-        now += rng() % 8;
-      const Cycle t = now > 2000 && rng() % 4 == 0 ? now - rng() % 2000 : now;
-      const double units = kind % 7 == 0 ? double(1 + rng() % 4096) : double(1 + rng() % 128);
-      ASSERT_EQ(c.book(t, units), r.book(t, units))
-          << "seed " << seed << " per_cycle " << pc << " booking " << i << " t " << t;
+  for (std::size_t window : {std::size_t(4096), std::size_t(256), std::size_t(64)}) {
+    for (double pc : {1.0, 4.0, 0.5, 70.4, 32.0, 3.3}) {
+      Calendar c(pc, window);
+      ASSERT_EQ(c.window_bins(), window);
+      ReferenceCalendar r(pc, window);
+      Cycle now = 0;
+      for (int i = 0; i < 8000; ++i) {
+        const unsigned kind = unsigned(rng() % 100);
+        if (kind < 2)
+          now += Calendar::kBinCycles * window + rng() % 5000;
+        else if (kind < 60)
+          now += rng() % 8;
+        const Cycle t = now > 2000 && rng() % 4 == 0 ? now - rng() % 2000 : now;
+        const double units = kind % 7 == 0 ? double(1 + rng() % 4096) : double(1 + rng() % 128);
+        ASSERT_EQ(c.book(t, units), r.book(t, units))
+            << "seed " << seed << " window " << window << " per_cycle " << pc << " booking " << i
+            << " t " << t;
+      }
     }
   }
+}
+
+// The window a model's Calendars get: four quanta of cycles in 16-cycle bins, rounded up to a
+// power of two, between 256 bins (4096 cycles) and 4096 bins (65536 cycles).
+TEST(Calendar, WindowCoversFourQuanta) {
+  SimConfig c = *preset("h100");
+  c.sim.quantum_cycles = 1000;  // 4000 cycles -> 250 bins -> the floor, 256
+  EXPECT_EQ(Calendar(1.0, calendar_window_bins(c)).window_bins(), 256u);
+  c.sim.quantum_cycles = 5000;  // 20000 cycles -> 1250 bins -> 2048
+  EXPECT_EQ(Calendar(1.0, calendar_window_bins(c)).window_bins(), 2048u);
+  c.sim.quantum_cycles = 1000000;  // capped
+  EXPECT_EQ(Calendar(1.0, calendar_window_bins(c)).window_bins(), Calendar::kMaxWindowBins);
+  c.sim.quantum_cycles = 1;
+  EXPECT_EQ(Calendar(1.0, calendar_window_bins(c)).window_bins(), 256u);
+  EXPECT_EQ(Calendar::round_window(1), Calendar::kMinWindowBins);
+  EXPECT_EQ(Calendar::round_window(65), 128u);
 }
 
 // --- LatencyHistogram ------------------------------------------------------------------------
