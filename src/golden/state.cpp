@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <type_traits>
 
 namespace stu::golden {
@@ -27,8 +28,9 @@ uint8_t* SparseMemory::page_for_write(uint64_t number) {
   if (number == last_number_) return last_page_;
   auto& slot = pages_[number];
   if (!slot) {
-    slot.reset(new uint8_t[kPageBytes]);
-    std::memset(slot.get(), fill_, kPageBytes);
+    slot.reset(static_cast<uint8_t*>(std::calloc(1, kPageBytes)));
+    if (!slot) throw std::bad_alloc();
+    if (fill_ != 0) std::memset(slot.get(), fill_, kPageBytes);
   }
   last_number_ = number;
   last_page_ = slot.get();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -38,9 +39,13 @@ class SparseMemory {
   const uint8_t* page(uint64_t number) const;
 
  private:
+  // Pages come from calloc: with fill 0, memory fresh from the system is not cleared twice.
+  struct FreePage {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
   uint8_t* page_for_write(uint64_t number);
   uint8_t fill_;
-  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[], FreePage>> pages_;
   uint64_t last_number_ = ~uint64_t(0);
   uint8_t* last_page_ = nullptr;
 };
