@@ -120,7 +120,8 @@ class Calendar {
   Cycle book(Cycle t, double units) {
     std::uint64_t bin = t / kBinCycles;
     if (bin < base_) bin = base_;
-    if (bin < full_below_) bin = full_below_;  // every bin before it is full
+    if (bin < full_below_) bin = full_below_;      // every bin before it is full
+    if (bin < written_from_) written_from_ = bin;  // this booking writes from `bin` on
     double left = units;
     busy_ += units;
     for (;;) {
@@ -171,10 +172,22 @@ class Calendar {
   }
   void advance_to(std::uint64_t bin) {
     if (bin < top_ + 1 && top_ != kNone) return;
-    const std::uint64_t from = top_ == kNone ? bin : top_ + 1;
-    // The bins from `from` to `bin` (the whole window at most) start empty: cleared as at
-    // most two ranges of the ring, the bitmap a word at a time.
-    std::uint64_t n = std::min<std::uint64_t>(bin - from + 1, window_);
+    // The new bins (top_, bin] start empty. They take the ring slots of the old bins
+    // (top_ - window_, bin - window_], of which only those booked, [written_from_, top_], may
+    // hold counts: only those are cleared (a Calendar touched now and then would otherwise
+    // clear its whole window each time).
+    if (top_ != kNone && bin >= window_) {
+      const std::uint64_t oldest = top_ + 1 >= window_ ? top_ + 1 - window_ : 0;
+      const std::uint64_t lo = std::max(written_from_, oldest);
+      const std::uint64_t hi = std::min(bin - window_, top_);
+      if (lo <= hi) clear(lo, hi - lo + 1);
+    }
+    top_ = bin;
+    if (top_ + 1 > window_ && top_ + 1 - window_ > base_) base_ = top_ + 1 - window_;
+  }
+  // Empties the n bins from `from` (n <= window_): at most two ranges of the ring, the bitmap a
+  // word at a time.
+  void clear(std::uint64_t from, std::uint64_t n) {
     std::size_t i = from & (window_ - 1);
     while (n) {
       const std::size_t len = std::size_t(std::min<std::uint64_t>(n, window_ - i));
@@ -189,8 +202,6 @@ class Calendar {
       n -= len;
       i = 0;
     }
-    top_ = bin;
-    if (top_ + 1 > window_ && top_ + 1 - window_ > base_) base_ = top_ + 1 - window_;
   }
   static constexpr std::uint64_t kNone = ~std::uint64_t(0);
   double per_cycle_;
@@ -200,7 +211,8 @@ class Calendar {
   std::vector<std::uint64_t> full_;
   std::uint64_t base_ = 0;
   std::uint64_t top_ = kNone;
-  std::uint64_t full_below_ = 0;  // the bins in [base_, full_below_) are full
+  std::uint64_t full_below_ = 0;        // the bins in [base_, full_below_) are full
+  std::uint64_t written_from_ = kNone;  // no bin before it has been booked
   double busy_ = 0.0;
 };
 

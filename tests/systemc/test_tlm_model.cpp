@@ -166,9 +166,9 @@ struct ReferenceCalendar {
   }
 };
 
-// Calendar (the window, the full-bin bitmap and the full-prefix skip) against the reference on
-// seeded random bookings: mostly increasing times with jitter back, bursts that fill runs of
-// bins, and jumps past the window.
+// Calendar (the window, the clearing of reused bins, the full-bin bitmap and the full-prefix
+// skip) against the reference on seeded random bookings: mostly increasing times with jitter
+// back, bursts that fill runs of bins, jumps within the window and past it.
 TEST(Calendar, AgreesWithTheBookingRuleOnRandomBookings) {
   const char* env = std::getenv("STU_SEED");
   const std::uint64_t seed = env ? std::strtoull(env, nullptr, 0) : 20261124u;
@@ -184,6 +184,8 @@ TEST(Calendar, AgreesWithTheBookingRuleOnRandomBookings) {
         const unsigned kind = unsigned(rng() % 100);
         if (kind < 2)
           now += Calendar::kBinCycles * window + rng() % 5000;
+        else if (kind < 5)  // part of the window on: some old bins are reused, some kept
+          now += rng() % (2 * Calendar::kBinCycles * window);
         else if (kind < 60)
           now += rng() % 8;
         const Cycle t = now > 2000 && rng() % 4 == 0 ? now - rng() % 2000 : now;
