@@ -271,9 +271,11 @@ bool plan_contiguous_global(const MachineState& m, const Instruction& ins, const
   if (ins.addr.base == isa::Address::Base::Immediate) {
     if (n != 1) return false;  // every lane at the same address
   } else if (full) {
-    const uint64_t off = uint64_t(ins.addr.offset);
+    // Lane l's register must hold lo + l * size - offset (mod 2^64); stepped, not multiplied,
+    // so that the loop vectorises.
+    uint64_t want = lo - uint64_t(ins.addr.offset);
     uint64_t differ = 0;
-    for (unsigned l = 0; l < 32; ++l) differ |= (ops.addr[l] + off) ^ (lo + uint64_t(l) * size);
+    for (unsigned l = 0; l < 32; ++l, want += size) differ |= ops.addr[l] ^ want;
     if (differ) return false;
   } else {
     const uint64_t off = uint64_t(ins.addr.offset);
