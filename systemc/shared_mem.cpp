@@ -7,7 +7,7 @@ SharedMem::SharedMem(const sc_core::sc_module_name& name, SimContext& ctx)
       to_mbar("to_mbar", ctx.tb, *ctx.agenda,
               [this](tlm::tlm_generic_payload& tr, Cycle c) { mbar_ack(tr, c); }),
       ctx_(ctx),
-      banks_(ctx.image.config().cluster_ctas, Banks(calendar_window_bins(ctx.cfg))),
+      banks_(ctx.cfg.gpu.sms, Banks(calendar_window_bins(ctx.cfg))),
       dsmem_(double(ctx.cfg.dsmem.bytes_per_clk), calendar_window_bins(ctx.cfg)) {
   SC_HAS_PROCESS(SharedMem);
   SC_METHOD(release_due);
@@ -39,7 +39,7 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     return mode_ == SimMode::At ? kLater : c;
   }
   const std::uint32_t cta = x.dest.cta;
-  if (cta >= banks_.size()) {
+  if (cta >= ctx_.image.config().cluster_ctas) {
     errors_.push_back("shared store to CTA " + std::to_string(cta) + " outside the cluster");
     return t;
   }
@@ -49,7 +49,7 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     t1 = dsmem_.book(t, double(m.count())) + ctx_.cfg.dsmem.latency;
     ctx_.stats.add(Metric::DsmemBytes, m.count());
   } else {
-    Banks& b = banks_[cta];
+    Banks& b = banks_[x.sm % banks_.size()];  // the issuing SM's: the CTA lives there
     if (b.instr != x.instr_id) {
       b.instr = x.instr_id;
       b.lines.fill(0);

@@ -41,7 +41,9 @@ class SharedMem : public Stage {
   void release_due();  // AT: complete-tx requests whose data write time has come
 
   SimContext& ctx_;
-  std::vector<Banks> banks_;  // per CTA
+  // Per SM: an own-CTA store uses the banks of the SM it issues on (that CTA's SM). The image
+  // keeps one shared memory per cluster rank; its timing is each SM's own.
+  std::vector<Banks> banks_;
   Calendar dsmem_;
   std::vector<std::string> errors_;
   unsigned mbar_outstanding_ = 0;
