@@ -16,7 +16,8 @@ Agenda::Agenda(const sc_core::sc_module_name& name, SimContext& ctx)
 void Agenda::run() {
   wheel_.run_due(
       ev_, [](const Item& x) { x.who->due(x.item, x.what); },
-      [](const Item& next) { next.who->will_run(next.item, next.what); });
+      [](const Item& next) { next.who->will_run(next.item, next.what); },
+      [](const Item& after) { __builtin_prefetch(after.who); });
 }
 
 }  // namespace stu::sim

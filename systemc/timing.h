@@ -245,9 +245,11 @@ class TimeWheel {
   }
   // Calls fn(item) for every item due now (in order; items pushed meanwhile for now are run
   // too), then notifies `wake` for the next one. prefetch(next) is offered the item that
-  // comes next in the same tick before each call (a host-speed hint).
-  template <class Fn, class Prefetch>
-  void run_due(sc_core::sc_event& wake, Fn fn, Prefetch prefetch) {
+  // comes next in the same tick before each call, and look_ahead(after) the one after it
+  // (host-speed hints: look_ahead should load by address only, so that prefetch, one item
+  // later, finds what it reads in the host's caches).
+  template <class Fn, class Prefetch, class LookAhead>
+  void run_due(sc_core::sc_event& wake, Fn fn, Prefetch prefetch, LookAhead look_ahead) {
     const std::uint64_t now = sc_core::sc_time_stamp().value();
     const std::uint64_t now_tick = tick_(now);
     running_ = true;
@@ -270,7 +272,11 @@ class TimeWheel {
       if (first.e.at > now) break;  // this tick's items are not due yet
       const Item item = first.e.item;
       pop_front(s, t);
-      if (s.head != kNil) prefetch(nodes_[s.head].e.item);
+      if (s.head != kNil) {
+        const Node& next = nodes_[s.head];
+        prefetch(next.e.item);
+        if (next.next != kNil) look_ahead(nodes_[next.next].e.item);
+      }
       fn(item);
     }
     running_ = false;

@@ -42,8 +42,8 @@ class HeapQueue {
     q_.push(Entry{at, seq_++, item});
     arm(wake);
   }
-  template <class Fn, class Prefetch>
-  void run_due(sc_core::sc_event& wake, Fn fn, Prefetch) {
+  template <class Fn, class Prefetch, class LookAhead>
+  void run_due(sc_core::sc_event& wake, Fn fn, Prefetch, LookAhead) {
     const std::uint64_t now = sc_core::sc_time_stamp().value();
     while (!q_.empty() && q_.top().at <= now) {
       const Item item = q_.top().item;
@@ -124,7 +124,7 @@ class Runner : public sc_core::sc_module {
             q_.push(at, next_++, ev_);
           }
         },
-        [](std::uint32_t) {});
+        [](std::uint32_t) {}, [](std::uint32_t) {});
   }
   Queue q_;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> seeds_;
