@@ -26,6 +26,7 @@ class GoldenL1 final : public L1Core {
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l1_.lookup(addr); }
   unsigned wb_entries() const override { return wb_.size(); }
   void prefetch(std::uint64_t addr) const override { l1_.prefetch(addr); }
+  const golden::WriteBuffer* write_buffer() const override { return &wb_; }
   const golden::SectoredCache* cache_array() const override { return &l1_; }
 
  private:

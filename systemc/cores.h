@@ -48,6 +48,9 @@ class L1Core {
   // A host-speed hint, no effect on the model: a store to the line at this address (its set)
   // comes next.
   virtual void prefetch(std::uint64_t) const {}
+  // The core's write buffer, when it is the golden piece in host memory (the C++ core): the
+  // model reads which entry leaves next, to hint its L2 set. Null for an RTL core.
+  virtual const golden::WriteBuffer* write_buffer() const { return nullptr; }
   // The core's cache array, when it has one in host memory (the C++ core): the model keeps its
   // HostView to hint the sets of the lines that come next. Null for an RTL core.
   virtual const golden::SectoredCache* cache_array() const { return nullptr; }

@@ -94,6 +94,7 @@ struct TlmModel::Top : sc_core::sc_module {
 struct HostHints {
   std::vector<golden::SectoredCache::HostView> l1;  // per SM (base null: an RTL core)
   std::vector<golden::SectoredCache::HostView> l2;  // per slice
+  std::vector<const golden::WriteBuffer*> wb;       // per SM (null: an RTL core)
   SliceLocal local;
   explicit HostHints(const SimConfig& cfg) : local(cfg) {}
 };
@@ -123,6 +124,7 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   for (const auto& l : top_->l1) {
     const golden::SectoredCache* c = l->core().cache_array();
     hints_->l1.push_back(c ? c->host_view() : golden::SectoredCache::HostView{});
+    hints_->wb.push_back(l->core().write_buffer());
   }
   for (const auto& s : top_->l2) {
     const golden::SectoredCache* c = s->core().cache_array();
@@ -181,41 +183,70 @@ bool TlmModel::next_op(PlannedOp& op) {
     return true;
   }
   if (!workload_) return false;
-  for (;;) {
-    if (!workload_->next(op_)) {
-      if (!workload_->error().empty()) errors_.push_back(workload_->error());
-      return false;
-    }
-    ++ops_;
-    if (progress_ && (ops_ & 0x3FFF) == 0) progress_(ops_);
-    op = PlannedOp{};
-    op.kind = op_.kind;
-    op.sm = op_.sm % cfg_.gpu.sms;
-    op.ctx = op_.ctx;
-    op.mbar_offset = op_.mbar_offset;
-    op.tx_bytes = op_.tx_bytes;
-    op.parity = op_.parity;
-    if (op_.kind != OpKind::Store) return true;
-    plan_store(op_.ins, nullptr, op_.ctx, &op_.ops, nullptr, res_);
-    remember(res_, op_.ctx, op.sm);
-    prefetch(res_, op.sm);
-    op.res = &res_;
-    op.tcgen05 = op_.ins->op == isa::Opcode::Tcgen05St;
-    return true;
-  }
+  if (ahead_ == Ahead::None) ahead_ = pull(feed_[cur_ ^ 1]) ? Ahead::Ready : Ahead::End;
+  if (ahead_ == Ahead::End) return false;
+  cur_ ^= 1;  // the op read ahead is now the current one; read the one after it
+  const WarpOp& cur = feed_[cur_];
+  prefetch_ahead(cur);
+  ahead_ = pull(feed_[cur_ ^ 1]) ? Ahead::Ready : Ahead::End;
+  ++ops_;
+  if (progress_ && (ops_ & 0x3FFF) == 0) progress_(ops_);
+  op = PlannedOp{};
+  op.kind = cur.kind;
+  op.sm = cur.sm % cfg_.gpu.sms;
+  op.ctx = cur.ctx;
+  op.mbar_offset = cur.mbar_offset;
+  op.tx_bytes = cur.tx_bytes;
+  op.parity = cur.parity;
+  if (cur.kind != OpKind::Store) return true;
+  plan_store(cur.ins, nullptr, cur.ctx, &cur.ops, nullptr, res_);
+  remember(res_, cur.ctx, op.sm);
+  prefetch(res_, op.sm);
+  op.res = &res_;
+  op.tcgen05 = cur.ins->op == isa::Opcode::Tcgen05St;
+  return true;
+}
+
+bool TlmModel::pull(WarpOp& into) {
+  if (workload_->next(into)) return true;
+  if (!workload_->error().empty()) errors_.push_back(workload_->error());
+  return false;
+}
+
+void TlmModel::prefetch_ahead(const WarpOp& op) {
+  // The first hint for the line the op's L1 sends on to the L2: in a full write buffer each
+  // store pushes out the oldest entry, stored hundreds of ops before, so that line's L2 set
+  // is cold. Its tags, keys and masks are loaded while the op is planned; prefetch() then
+  // picks the way.
+  hinted_ = {};
+  const std::uint32_t sm = op.sm % cfg_.gpu.sms;
+  const HostHints& h = *hints_;
+  std::uint64_t line = 0;
+  if (op.kind != OpKind::Store || !h.wb[sm] || !h.wb[sm]->oldest_line(line)) return;
+  const std::uint32_t slice = l2_slice_of(cfg_.l2, line);
+  if (!h.l2[slice].base) return;
+  h.l2[slice].prefetch_meta(h.local(line));
+  hinted_ = {sm, slice, line, true};
 }
 
 void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
-  // The caches' sets of a store's global lines, and the state of the modules on its path,
-  // loaded into the host's caches while the store travels to them (a host-speed hint; the
-  // model's state is not touched). The sets first: their addresses come from the small
-  // HostHints arrays, while the modules' state is reached through their (cold) objects.
+  // The L1 sets of a store's global lines and the state of the modules on its path, loaded
+  // into the host's caches while the store travels to them (a host-speed hint; the model's
+  // state is not touched). Then the L2: the way the write of the line hinted by
+  // prefetch_ahead() will take (its set is in by now); with no such line (an empty buffer:
+  // the store's own lines leave at once), the sets of the store's lines.
   const HostHints& h = *hints_;
-  for (const golden::LineRequest& l : r.lines) {
-    if (l.dest.space != golden::MemSpace::Global) continue;
-    if (h.l1[sm].base) h.l1[sm].prefetch(l.line);
-    const golden::SectoredCache::HostView& v = h.l2[l2_slice_of(cfg_.l2, l.line)];
-    if (v.base) v.prefetch(h.local(l.line));
+  for (const golden::LineRequest& l : r.lines)
+    if (l.dest.space == golden::MemSpace::Global && h.l1[sm].base) h.l1[sm].prefetch(l.line);
+  const bool hinted = hinted_.valid && hinted_.sm == sm;
+  if (hinted) {
+    h.l2[hinted_.slice].prefetch_way(h.local(hinted_.line));
+  } else {
+    for (const golden::LineRequest& l : r.lines) {
+      if (l.dest.space != golden::MemSpace::Global) continue;
+      const golden::SectoredCache::HostView& v = h.l2[l2_slice_of(cfg_.l2, l.line)];
+      if (v.base) v.prefetch(h.local(l.line));
+    }
   }
   // Then the modules' objects, by address alone: reading a member here would wait for its
   // object's line (what members point to, the timing bins, write-buffer slots and the cores,
@@ -223,6 +254,10 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
   top_->l1[sm]->prefetch_state();
   top_->lsu.prefetch_sm(sm);
   top_->xbar.prefetch_port(sm);
+  if (hinted) {
+    top_->l2[hinted_.slice]->prefetch_state();
+    return;
+  }
   for (const golden::LineRequest& l : r.lines) {
     if (l.dest.space != golden::MemSpace::Global) continue;
     top_->l2[l2_slice_of(cfg_.l2, l.line)]->prefetch_state();
@@ -283,6 +318,7 @@ void TlmModel::plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
 void TlmModel::run(Workload& w, const Progress& progress) {
   activate();
   workload_ = &w;
+  ahead_ = Ahead::None;
   progress_ = progress;
   top_->dram.preload(image_.global());
   top_->dram.keep_log(false);  // memory bounded by the lines touched: no per-write log

@@ -15,6 +15,7 @@
 // (one at a time runs).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -102,6 +103,9 @@ class TlmModel final : public sts::StoreModel {
   void remember(const golden::StoreResult& r, const golden::WarpContext& ctx, std::uint32_t sm);
   std::string history_for(std::uint64_t addr, const std::string& space) const;
   void prefetch(const golden::StoreResult& r, std::uint32_t sm) const;
+  // The first hint for the op after the current one (prefetch() gives the second).
+  void prefetch_ahead(const WarpOp& next);
+  bool pull(WarpOp& into);
   void activate() const;
   void plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
                   const golden::WarpContext& ctx, const golden::WarpOperands* ops,
@@ -122,8 +126,19 @@ class TlmModel final : public sts::StoreModel {
   std::unique_ptr<struct HostHints> hints_;  // where the caches' sets lie (prefetch)
 
   // The feed: one pending store (sts) or the workload.
+  // The workload is read one op ahead: feed_[cur_] is the op being planned, the other one
+  // the next op (when ahead_ is Ready), whose cache sets the host starts loading meanwhile.
+  enum class Ahead : std::uint8_t { None, Ready, End };
   Workload* workload_ = nullptr;
-  WarpOp op_;
+  std::array<WarpOp, 2> feed_;
+  unsigned cur_ = 0;
+  Ahead ahead_ = Ahead::None;
+  struct Hinted {  // the line whose L2 set prefetch_ahead() hinted, for which SM, its slice
+    std::uint32_t sm = 0;
+    std::uint32_t slice = 0;
+    std::uint64_t line = 0;
+    bool valid = false;
+  } hinted_;
   golden::StoreResult res_;
   golden::Scratch scratch_;
   std::deque<std::pair<golden::StoreResult, golden::WarpContext>> pending_;

@@ -243,16 +243,9 @@ CacheWriteResult SectoredCache::write(const CacheWrite& wr) {
   r.set = set_of(line);
   uint64_t* const tags = tags_of(r.set);
   uint64_t* const keys = tags + ways_;
-  int found = -1;
-  uint32_t v = 0;  // the way of smallest key, the lowest on ties (a free way has key 0)
-  uint64_t vk = keys[0];
-  for (uint32_t w = 0; w < ways_; ++w) {
-    if (tags[w] == line) found = int(w);
-    if (keys[w] < vk) {
-      vk = keys[w];
-      v = w;
-    }
-  }
+  const WayChoice choice = choose_way(tags, ways_, line);
+  const int found = choice.found;
+  const uint32_t v = choice.victim;
   if (found >= 0) {
     r.hit = true;
     r.way = uint32_t(found);

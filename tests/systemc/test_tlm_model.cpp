@@ -454,6 +454,51 @@ TEST_P(GoldenCheck, UnmodifiedCoresPass) {
   STU_EXPECT_GOLDEN_OK(o);
 }
 
+// A workload that fails part-way (a reader meeting a bad record): the ops before the failure
+// are still run, and checked, and the reader is not asked again after it failed. (The model
+// reads its workload one op ahead, for host prefetch hints.)
+class FailsAfter : public Workload {
+ public:
+  FailsAfter(std::unique_ptr<Workload> inner, std::uint64_t ok)
+      : inner_(std::move(inner)), ok_(ok) {}
+  std::string name() const override { return "fails_after"; }
+  std::string error() const override { return error_; }
+  golden::ModelConfig model_config() const override { return inner_->model_config(); }
+  bool setup(golden::MachineState& m, std::string& e) const override { return inner_->setup(m, e); }
+  std::uint64_t size_hint() const override { return ok_; }
+  bool next(WarpOp& op) override {
+    ++calls;
+    if (given_ == ok_) {
+      error_ = "trace.traceg:" + std::to_string(ok_ + 1) + ": bad record";
+      return false;
+    }
+    ++given_;
+    return inner_->next(op);
+  }
+  unsigned calls = 0;
+
+ private:
+  std::unique_ptr<Workload> inner_;
+  std::uint64_t ok_;
+  std::uint64_t given_ = 0;
+  std::string error_;
+};
+
+TEST_P(GoldenCheck, OpsBeforeAWorkloadFailureAreRunAndChecked) {
+  for (const std::uint64_t ok : {0u, 1u, 7u}) {
+    FailsAfter w(stream(20, 2, 16), ok), ref(stream(20, 2, 16), ok);
+    const Outcome o = run_workload(w, ref, small_config(GetParam()));
+    EXPECT_EQ(o.stats.warp_ops, ok);
+    EXPECT_EQ(w.calls, ok + 1);  // never asked again after it failed
+    ASSERT_EQ(o.report.errors.size(), 1u) << ok;
+    EXPECT_EQ(o.report.errors[0], "trace.traceg:" + std::to_string(ok + 1) + ": bad record");
+    // The golden reference ran the same `ok` stores: the images agree only if every one of
+    // them reached memory in the model too (the last one included).
+    EXPECT_FALSE(o.report.mismatch.has_value()) << mismatch_text(o.report);
+    EXPECT_EQ(o.stats.get(Metric::DramBytesWrite), ok * 32 * 16) << ok;
+  }
+}
+
 // --- a .sts directed test on the TLM model ------------------------------------------------
 
 // tests/sts/forms_widths.sts on the TLM model with the h100 preset; its diagnostics in `diags`.

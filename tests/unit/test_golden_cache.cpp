@@ -607,6 +607,27 @@ TEST(GoldenWriteBuffer, PopOldestTakesOneEntryInOrder) {
   EXPECT_FALSE(wb.pop_oldest(out));
 }
 
+TEST(GoldenWriteBuffer, OldestLineIsTheNextToLeave) {
+  WriteBuffer wb(2);
+  std::vector<WbEntry> out;
+  uint64_t line = 0;
+  EXPECT_FALSE(wb.oldest_line(line));
+  wb.push(entry(0x100, 0, 4, 1), false, out);
+  wb.push(entry(0x200, 0, 4, 2), false, out);
+  ASSERT_TRUE(wb.oldest_line(line));
+  EXPECT_EQ(line, 0x100u);
+  wb.push(entry(0x300, 0, 4, 3), false, out);  // full: 0x100 leaves
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].line, 0x100u);
+  ASSERT_TRUE(wb.oldest_line(line));
+  EXPECT_EQ(line, 0x200u);
+  wb.push(entry(0x400, 0, 4, 4), false, out);  // the ring wraps: 0x200 leaves
+  ASSERT_TRUE(wb.oldest_line(line));
+  EXPECT_EQ(line, 0x300u);
+  wb.drain(out);
+  EXPECT_FALSE(wb.oldest_line(line));
+}
+
 TEST(GoldenWriteBuffer, StrongStoreIsNotMerged) {
   WriteBuffer wb(4);
   std::vector<WbEntry> out;
