@@ -187,7 +187,7 @@ bool TlmModel::next_op(PlannedOp& op) {
   if (ahead_ == Ahead::End) return false;
   cur_ ^= 1;  // the op read ahead is now the current one; read the one after it
   const WarpOp& cur = feed_[cur_];
-  prefetch_ahead(cur);
+  prefetch_leaving(cur);
   ahead_ = pull(feed_[cur_ ^ 1]) ? Ahead::Ready : Ahead::End;
   ++ops_;
   if (progress_ && (ops_ & 0x3FFF) == 0) progress_(ops_);
@@ -213,7 +213,7 @@ bool TlmModel::pull(WarpOp& into) {
   return false;
 }
 
-void TlmModel::prefetch_ahead(const WarpOp& op) {
+void TlmModel::prefetch_leaving(const WarpOp& op) {
   // The first hint for the line the op's L1 sends on to the L2: in a full write buffer each
   // store pushes out the oldest entry, stored hundreds of ops before, so that line's L2 set
   // is cold. Its tags, keys and masks are loaded while the op is planned; prefetch() then
@@ -233,7 +233,7 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
   // The L1 sets of a store's global lines and the state of the modules on its path, loaded
   // into the host's caches while the store travels to them (a host-speed hint; the model's
   // state is not touched). Then the L2: the way the write of the line hinted by
-  // prefetch_ahead() will take (its set is in by now); with no such line (an empty buffer:
+  // prefetch_leaving() will take (its set is in by now); with no such line (an empty buffer:
   // the store's own lines leave at once), the sets of the store's lines.
   const HostHints& h = *hints_;
   for (const golden::LineRequest& l : r.lines)

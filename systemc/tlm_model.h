@@ -103,8 +103,8 @@ class TlmModel final : public sts::StoreModel {
   void remember(const golden::StoreResult& r, const golden::WarpContext& ctx, std::uint32_t sm);
   std::string history_for(std::uint64_t addr, const std::string& space) const;
   void prefetch(const golden::StoreResult& r, std::uint32_t sm) const;
-  // The first hint for the op after the current one (prefetch() gives the second).
-  void prefetch_ahead(const WarpOp& next);
+  // The first hint for the L2 write an op's store causes (prefetch() gives the second).
+  void prefetch_leaving(const WarpOp& op);
   bool pull(WarpOp& into);
   void activate() const;
   void plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
@@ -127,13 +127,14 @@ class TlmModel final : public sts::StoreModel {
 
   // The feed: one pending store (sts) or the workload.
   // The workload is read one op ahead: feed_[cur_] is the op being planned, the other one
-  // the next op (when ahead_ is Ready), whose cache sets the host starts loading meanwhile.
+  // the next op (when ahead_ is Ready). Reading the next op comes between the two hints for
+  // the current one, so the first has time to land.
   enum class Ahead : std::uint8_t { None, Ready, End };
   Workload* workload_ = nullptr;
   std::array<WarpOp, 2> feed_;
   unsigned cur_ = 0;
   Ahead ahead_ = Ahead::None;
-  struct Hinted {  // the line whose L2 set prefetch_ahead() hinted, for which SM, its slice
+  struct Hinted {  // the line whose L2 set prefetch_leaving() hinted, for which SM, its slice
     std::uint32_t sm = 0;
     std::uint32_t slice = 0;
     std::uint64_t line = 0;
