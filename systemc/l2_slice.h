@@ -35,6 +35,26 @@ class SliceLocal {
   unsigned set_bits_ = 0;  // 0: the identity (one slice)
 };
 
+// Where the slices' C++ cores keep their sets in host memory, so that a module a line passes
+// on its way to a slice can ask the host to load the set early (host-speed hints: the model's
+// state is read, never changed). Two steps, some time apart: meta() loads the set's tags,
+// keys and masks; way(), once those are in, the masks and data of the way the write will take
+// (a victim's are read out by the write). Filled by the model after elaboration.
+struct L2Hints {
+  const SimConfig& cfg;
+  SliceLocal local;
+  std::vector<golden::SectoredCache::HostView> slices;  // base null: an RTL core
+  explicit L2Hints(const SimConfig& c) : cfg(c), local(c) {}
+  // The line's slice, or -1 when that slice gives no hints.
+  int slice(std::uint64_t line) const {
+    const std::uint32_t s = l2_slice_of(cfg.l2, line);
+    return slices[s].base ? int(s) : -1;
+  }
+  void probe(int slice, std::uint64_t line) const { slices[slice].prefetch(local(line)); }
+  void meta(int slice, std::uint64_t line) const { slices[slice].prefetch_meta(local(line)); }
+  void way(int slice, std::uint64_t line) const { slices[slice].prefetch_way(local(line)); }
+};
+
 class L2Slice : public Stage {
  public:
   L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core);

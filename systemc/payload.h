@@ -14,6 +14,7 @@
 
 #include "store_extension.h"
 #include "stu/golden/access.h"
+#include "stu/host_prefetch.h"
 
 namespace stu::sim {
 
@@ -59,7 +60,7 @@ inline void prefetch(const LinePayload* lp, bool whole = false) {
   const char* p = reinterpret_cast<const char*>(lp);
   const std::size_t n =
       whole ? sizeof(LinePayload) : std::size_t(reinterpret_cast<const char*>(lp->data.data()) - p);
-  for (std::size_t i = 0; i < n; i += 64) __builtin_prefetch(p + i);
+  prefetch_lines(p, n);
 }
 inline void prefetch(const tlm::tlm_generic_payload* gp) {
   prefetch(reinterpret_cast<const LinePayload*>(gp));

@@ -58,6 +58,8 @@ struct SimContext {
   // With GlobalImage::Written (a `.sts` run): the global bytes the L1s took, per line, which
   // must all reach DRAM by the end (missing_in_dram).
   std::unordered_map<std::uint64_t, golden::LineByteMask> global_taken;
+  // Where the L2 slices' sets lie in host memory, for host-speed hints (set by the model).
+  const struct L2Hints* l2_hints = nullptr;
 
   void record(Event e, std::uint64_t instr, std::uint32_t warp, std::uint64_t addr, Cycle c) {
     if (log) log->push_back(LogEntry{e, instr, warp, addr, c});

@@ -13,6 +13,7 @@
 #include <systemc>
 
 #include "sim_config.h"
+#include "stu/host_prefetch.h"
 
 namespace stu::sim {
 
@@ -20,9 +21,10 @@ using Cycle = std::uint64_t;
 
 // A host-speed hint (no effect on a model): the host caches start loading [from, to).
 inline void prefetch_range(const void* from, const void* to) {
-  const char* p = static_cast<const char*>(from);
-  for (; p < static_cast<const char*>(to); p += 64) __builtin_prefetch(p);
-  __builtin_prefetch(static_cast<const char*>(to) - 1);
+  const char* const p = static_cast<const char*>(from);
+  const char* const end = static_cast<const char*>(to);
+  if (end > p) prefetch_lines(p, std::size_t(end - p));
+  __builtin_prefetch(end - 1);
 }
 
 // Exact unsigned division by a constant, by one multiplication where that is exact (the

@@ -93,10 +93,9 @@ struct TlmModel::Top : sc_core::sc_module {
 // and cores' own objects first: those are as cold as the sets when the SMs take turns.
 struct HostHints {
   std::vector<golden::SectoredCache::HostView> l1;  // per SM (base null: an RTL core)
-  std::vector<golden::SectoredCache::HostView> l2;  // per slice
   std::vector<const golden::WriteBuffer*> wb;       // per SM (null: an RTL core)
-  SliceLocal local;
-  explicit HostHints(const SimConfig& cfg) : local(cfg) {}
+  L2Hints l2;
+  explicit HostHints(const SimConfig& cfg) : l2(cfg) {}
 };
 
 void TlmModel::activate() const {
@@ -128,8 +127,9 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   }
   for (const auto& s : top_->l2) {
     const golden::SectoredCache* c = s->core().cache_array();
-    hints_->l2.push_back(c ? c->host_view() : golden::SectoredCache::HostView{});
+    hints_->l2.slices.push_back(c ? c->host_view() : golden::SectoredCache::HostView{});
   }
+  ctx_->l2_hints = &hints_->l2;
   top_->dram.keep_log(true);  // a .sts test reads DRAM's writes; run() turns it off
   if (cores.coalescer) {
     coalescer_ = cores.coalescer();
@@ -216,17 +216,16 @@ bool TlmModel::pull(WarpOp& into) {
 void TlmModel::prefetch_leaving(const WarpOp& op) {
   // The first hint for the line the op's L1 sends on to the L2: in a full write buffer each
   // store pushes out the oldest entry, stored hundreds of ops before, so that line's L2 set
-  // is cold. Its tags, keys and masks are loaded while the op is planned; prefetch() then
-  // picks the way.
+  // is cold. Its metadata is loaded while the op is planned; prefetch() then hints the way.
   hinted_ = {};
   const std::uint32_t sm = op.sm % cfg_.gpu.sms;
   const HostHints& h = *hints_;
   std::uint64_t line = 0;
   if (op.kind != OpKind::Store || !h.wb[sm] || !h.wb[sm]->oldest_line(line)) return;
-  const std::uint32_t slice = l2_slice_of(cfg_.l2, line);
-  if (!h.l2[slice].base) return;
-  h.l2[slice].prefetch_meta(h.local(line));
-  hinted_ = {sm, slice, line, true};
+  const int slice = h.l2.slice(line);
+  if (slice < 0) return;
+  h.l2.meta(slice, line);
+  hinted_ = {sm, std::uint32_t(slice), line, true};
 }
 
 void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
@@ -240,12 +239,12 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
     if (l.dest.space == golden::MemSpace::Global && h.l1[sm].base) h.l1[sm].prefetch(l.line);
   const bool hinted = hinted_.valid && hinted_.sm == sm;
   if (hinted) {
-    h.l2[hinted_.slice].prefetch_way(h.local(hinted_.line));
+    h.l2.way(int(hinted_.slice), hinted_.line);
   } else {
     for (const golden::LineRequest& l : r.lines) {
       if (l.dest.space != golden::MemSpace::Global) continue;
-      const golden::SectoredCache::HostView& v = h.l2[l2_slice_of(cfg_.l2, l.line)];
-      if (v.base) v.prefetch(h.local(l.line));
+      const int slice = h.l2.slice(l.line);
+      if (slice >= 0) h.l2.probe(slice, l.line);
     }
   }
   // Then the modules' objects, by address alone: reading a member here would wait for its

@@ -31,6 +31,7 @@
 #include "stu/golden/executor.h"
 #include "stu/golden/host_arena.h"
 #include "stu/golden/policy.h"
+#include "stu/host_prefetch.h"
 
 namespace stu::golden {
 
@@ -200,13 +201,13 @@ class SectoredCache {
     }
     void prefetch(uint64_t addr) const {
       const char* p = set_block(addr);
-      for (uint32_t b = 0; b < probe_bytes; b += 64) __builtin_prefetch(p + b, 1);
+      prefetch_lines(p, probe_bytes);
     }
     // The whole of the set's metadata: tags, keys and masks (a write reads the masks of the
     // way it takes: of a victim, to write it back).
     void prefetch_meta(uint64_t addr) const {
       const char* p = set_block(addr);
-      for (uint32_t b = 0; b < meta_bytes; b += 64) __builtin_prefetch(p + b, 1);
+      prefetch_lines(p, meta_bytes);
     }
     // The second hint, once the metadata is in the host's caches (prefetch_meta() a good
     // while before): the masks and data of the way a write of `addr` takes (the line's own
