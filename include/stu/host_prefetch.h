@@ -7,9 +7,11 @@
 namespace stu {
 
 // One prefetch per 64-byte host line of [p, p + bytes) (bytes > 0 covers at least p's line).
-// A loop of __builtin_prefetch alone is not enough: GCC 12 treats the builtin as free of
-// effects and may delete the whole loop (it did, at -O2 always and at -O3 once inlined), so
-// each iteration also passes the address to an empty volatile asm, which the compiler keeps.
+// A loop of __builtin_prefetch alone is not enough: GCC 12 may delete such a loop as having
+// no effect. It did here, where the loop's bound is a member of the object the addresses
+// come from (the L2 set hint, once inlined into the model at -O3; every such loop of a small
+// test unit at -O2), while a lone loop in a test file keeps its prefetches. So each
+// iteration also passes the address to an empty volatile asm, which the compiler keeps.
 inline void prefetch_lines(const void* p, std::size_t bytes) {
   const char* const c = static_cast<const char*>(p);
   for (std::size_t b = 0; b < bytes; b += 64) {
