@@ -10,8 +10,7 @@ namespace {
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 }  // namespace
 
-HostArena::HostArena(std::size_t block_bytes, bool huge)
-    : block_bytes_(round_up(block_bytes, kPage)), huge_(huge) {}
+HostArena::HostArena(std::size_t block_bytes) : block_bytes_(round_up(block_bytes, kPage)) {}
 
 HostArena::~HostArena() {
   for (const Block& b : blocks_) munmap(b.base, b.bytes);
@@ -34,8 +33,7 @@ void* HostArena::allocate(std::size_t bytes) {
     const std::size_t tail = span - std::size_t(base - raw) - size;
     if (tail) munmap(base + size, tail);
 #ifdef MADV_HUGEPAGE
-    if (huge_)
-      madvise(base, size, MADV_HUGEPAGE);  // a hint: without transparent huge pages, 4 KiB pages
+    madvise(base, size, MADV_HUGEPAGE);  // a hint: without transparent huge pages, 4 KiB pages
 #endif
     blocks_.push_back({base, size});
     reserved_ += size;

@@ -9,11 +9,6 @@ namespace stu::golden {
 
 // --- SparseMemory ---------------------------------------------------------------------------
 
-// Blocks of 2 MiB (one huge page where the OS gives them): a small memory costs one block of
-// address space, a large one a block per 512 pages touched.
-SparseMemory::SparseMemory(uint8_t fill)
-    : fill_(fill), arena_(std::make_unique<HostArena>(HostArena::kPage, false)) {}
-
 void SparseMemory::read(uint64_t addr, uint8_t* out, size_t n) const {
   while (n > 0) {
     const uint64_t in_page = addr & (kPageBytes - 1);
@@ -22,7 +17,7 @@ void SparseMemory::read(uint64_t addr, uint8_t* out, size_t n) const {
     if (it == pages_.end())
       std::memset(out, fill_, len);
     else
-      std::memcpy(out, it->second + in_page, len);
+      std::memcpy(out, it->second.get() + in_page, len);
     out += len;
     addr += len;
     n -= len;
@@ -33,11 +28,12 @@ uint8_t* SparseMemory::page_for_write(uint64_t number) {
   if (number == last_number_) return last_page_;
   auto& slot = pages_[number];
   if (!slot) {
-    slot = static_cast<uint8_t*>(arena_->allocate(kPageBytes));  // zero-filled
-    if (fill_ != 0) std::memset(slot, fill_, kPageBytes);
+    slot.reset(static_cast<uint8_t*>(std::calloc(1, kPageBytes)));
+    if (!slot) throw std::bad_alloc();
+    if (fill_ != 0) std::memset(slot.get(), fill_, kPageBytes);
   }
   last_number_ = number;
-  last_page_ = slot;
+  last_page_ = slot.get();
   return last_page_;
 }
 
@@ -80,7 +76,7 @@ std::vector<uint64_t> SparseMemory::page_numbers() const {
 
 const uint8_t* SparseMemory::page(uint64_t number) const {
   auto it = pages_.find(number);
-  return it == pages_.end() ? nullptr : it->second;
+  return it == pages_.end() ? nullptr : it->second.get();
 }
 
 // --- GlobalAllocations ------------------------------------------------------------------------

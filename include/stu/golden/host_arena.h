@@ -19,8 +19,7 @@ namespace stu::golden {
 class HostArena {
  public:
   // Blocks are at least `block_bytes` (rounded up to whole 2 MiB pages).
-  // `huge`: ask the OS to back the blocks with 2 MiB pages (a hint).
-  explicit HostArena(std::size_t block_bytes = std::size_t(64) << 20, bool huge = true);
+  explicit HostArena(std::size_t block_bytes = std::size_t(64) << 20);
   ~HostArena();
   HostArena(const HostArena&) = delete;
   HostArena& operator=(const HostArena&) = delete;
@@ -41,7 +40,6 @@ class HostArena {
   };
   std::vector<Block> blocks_;
   std::size_t block_bytes_;
-  bool huge_;
   std::size_t used_ = 0;  // in the last block
   std::size_t used_total_ = 0;
   std::size_t reserved_ = 0;

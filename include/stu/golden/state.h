@@ -16,7 +16,6 @@
 
 #include "stu/golden/access.h"
 #include "stu/golden/config.h"
-#include "stu/golden/host_arena.h"
 #include "stu/golden/mbarrier.h"
 #include "stu/golden/tmem.h"
 
@@ -29,7 +28,7 @@ class SparseMemory {
   static constexpr unsigned kPageBits = 12;
   static constexpr uint64_t kPageBytes = uint64_t(1) << kPageBits;
 
-  explicit SparseMemory(uint8_t fill = 0);
+  explicit SparseMemory(uint8_t fill = 0) : fill_(fill) {}
   void read(uint64_t addr, uint8_t* out, size_t n) const;
   void write(uint64_t addr, const uint8_t* data, size_t n);
   // Writes the bytes of a line whose mask bit is set (the line lies in one page).
@@ -40,13 +39,13 @@ class SparseMemory {
   const uint8_t* page(uint64_t number) const;
 
  private:
+  // Pages come from calloc: with fill 0, memory fresh from the system is not cleared twice.
+  struct FreePage {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
   uint8_t* page_for_write(uint64_t number);
   uint8_t fill_;
-  // Pages are carved, in the order they are first written, from blocks the OS hands out
-  // zero-filled (never cleared a second time, as calloc's recycled heap would be); they live
-  // as long as the memory. Held by pointer so that a SparseMemory stays movable.
-  std::unique_ptr<HostArena> arena_;
-  std::unordered_map<uint64_t, uint8_t*> pages_;
+  std::unordered_map<uint64_t, std::unique_ptr<uint8_t[], FreePage>> pages_;
   uint64_t last_number_ = ~uint64_t(0);
   uint8_t* last_page_ = nullptr;
 };
