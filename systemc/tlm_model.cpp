@@ -225,7 +225,7 @@ void TlmModel::prefetch_leaving(const WarpOp& op) {
   const int slice = h.l2.slice(line);
   if (slice < 0) return;
   h.l2.meta(slice, line);
-  hinted_ = {sm, std::uint32_t(slice), line, true};
+  hinted_ = {std::uint32_t(slice), line, true};
 }
 
 void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
@@ -237,7 +237,7 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
   const HostHints& h = *hints_;
   for (const golden::LineRequest& l : r.lines)
     if (l.dest.space == golden::MemSpace::Global && h.l1[sm].base) h.l1[sm].prefetch(l.line);
-  const bool hinted = hinted_.valid && hinted_.sm == sm;
+  const bool hinted = hinted_.valid;  // (for this op: prefetch_leaving() ran just before)
   if (hinted) {
     h.l2.way(int(hinted_.slice), hinted_.line);
   } else {

@@ -134,8 +134,7 @@ class TlmModel final : public sts::StoreModel {
   std::array<WarpOp, 2> feed_;
   unsigned cur_ = 0;
   Ahead ahead_ = Ahead::None;
-  struct Hinted {  // the line whose L2 set prefetch_leaving() hinted, for which SM, its slice
-    std::uint32_t sm = 0;
+  struct Hinted {  // the line whose L2 set prefetch_leaving() hinted for this op, its slice
     std::uint32_t slice = 0;
     std::uint64_t line = 0;
     bool valid = false;
