@@ -10,7 +10,10 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx)
              Calendar(2.0 * bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock) /
                           double(ctx.cfg.dram.banks),
                       calendar_window_bins(ctx.cfg))),
-      latency_(ctx.cfg.dram.latency - ctx.cfg.l2.hit_latency) {}
+      latency_(ctx.cfg.dram.latency - ctx.cfg.l2.hit_latency) {
+  for (const Calendar& c : banks_) bank_bins_.push_back({c.bins(), c.full_bits()});
+  banks_window_ = banks_.front().window_bins();
+}
 
 void Dram::preload(const golden::SparseMemory& m) {
   for (std::uint64_t n : m.page_numbers())

@@ -22,6 +22,19 @@ class Dram : public Stage {
   const std::vector<golden::DramWrite>& log() const { return log_; }
   // Host-side copy before the first store (the initial global image).
   void preload(const golden::SparseMemory& m);
+  // A host-speed hint: a write of this line comes soon. Its bank's timing bins about where
+  // the bandwidth's latest booking is (the bank is booked just after it).
+  void prefetch_bank(std::uint64_t line) const {
+    const std::size_t b = std::size_t(line >> 7) % banks_.size();
+    const Calendar& c = banks_[b];
+    const BankBins& h = bank_bins_[b];
+    const std::size_t mask = banks_window_ - 1;
+    const std::uint64_t bin = bw_.top_bin();
+    __builtin_prefetch(&h.used[bin & mask]);
+    __builtin_prefetch(&h.used[(bin + 8) & mask]);
+    __builtin_prefetch(&h.full[(bin & mask) / 64]);
+    prefetch_range(&c, &c + 1);
+  }
   // Line address -> the bytes DRAM has received for it (kept with keep_log only: a workload
   // run compares all of DRAM).
   const std::unordered_map<std::uint64_t, golden::LineByteMask>& written() const {
@@ -34,6 +47,12 @@ class Dram : public Stage {
   SimContext& ctx_;
   Calendar bw_;
   std::vector<Calendar> banks_;
+  struct BankBins {  // each bank's bins, in one small array (the hint reads no bank object)
+    const double* used;
+    const std::uint64_t* full;
+  };
+  std::vector<BankBins> bank_bins_;
+  std::size_t banks_window_ = 1;
   Cycle latency_;
   golden::SparseMemory mem_;
   std::unordered_map<std::uint64_t, golden::LineByteMask> written_;

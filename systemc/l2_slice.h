@@ -52,7 +52,12 @@ struct L2Hints {
   }
   void probe(int slice, std::uint64_t line) const { slices[slice].prefetch(local(line)); }
   void meta(int slice, std::uint64_t line) const { slices[slice].prefetch_meta(local(line)); }
-  void way(int slice, std::uint64_t line) const { slices[slice].prefetch_way(local(line)); }
+  // Returns the (global) line the write would evict, if any.
+  std::optional<std::uint64_t> way(int slice, std::uint64_t line) const {
+    const auto victim = slices[slice].prefetch_way(local(line));
+    if (!victim) return std::nullopt;
+    return local(*victim);  // the slice-local address is its own inverse
+  }
 };
 
 class L2Slice : public Stage {

@@ -118,6 +118,11 @@ class Calendar {
     return w;
   }
   std::size_t window_bins() const { return window_; }
+  // For host-speed hints: the bins' arrays (fixed for the Calendar's life) and the latest
+  // bin booked so far (0 before any).
+  const double* bins() const { return used_.data(); }
+  const std::uint64_t* full_bits() const { return full_.data(); }
+  std::uint64_t top_bin() const { return top_ == kNone ? 0 : top_; }
 
   Cycle book(Cycle t, double units) {
     std::uint64_t bin = t / kBinCycles;

@@ -1274,6 +1274,32 @@ void differential_run(uint64_t seed, uint32_t ways, uint32_t sets, CacheData mod
   }
 }
 
+// The host hint (HostView::prefetch_way) names the line a write will evict: the same victim
+// as write() (both use the one replacement function), across classes, hits and free ways.
+TEST(GoldenCacheHint, PrefetchWayNamesTheVictimTheWriteTakes) {
+  const uint64_t seed = seed_from_env();
+  std::cout << "GoldenCacheHint seed " << seed << " (set STU_SEED to reproduce)\n";
+  std::mt19937_64 rng(seed);
+  for (const CacheGeometry g : {CacheGeometry{4 << 10, 4}, CacheGeometry{2 << 10, 16}}) {
+    SectoredCache c = *SectoredCache::create(g);
+    const SectoredCache::HostView v = c.host_view();
+    Payload p;
+    unsigned evictions = 0;
+    for (int i = 0; i < 5000; ++i) {
+      const uint64_t line = (rng() % 256) * kLineBytes;  // 256 lines over few sets: evictions
+      const EvictClass cls = EvictClass(rng() % 3);
+      const std::optional<uint64_t> predicted = v.prefetch_way(line);
+      const CacheWriteResult r = c.write(wr(line, 0, 4, p, 0x10, cls));
+      ASSERT_EQ(predicted.has_value(), r.evicted) << "write " << i << ", line " << line;
+      if (r.evicted) {
+        ASSERT_EQ(*predicted, r.victim.line) << "write " << i << ", line " << line;
+        ++evictions;
+      }
+    }
+    EXPECT_GT(evictions, 1000u);  // the check above ran on many victims
+  }
+}
+
 TEST(GoldenCacheDifferential, RandomCallsMatchTheReference) {
   const uint64_t seed = seed_from_env();
   std::cout << "GoldenCacheDifferential seed " << seed << " (set STU_SEED to reproduce)\n";

@@ -215,17 +215,21 @@ class SectoredCache {
     // The masks' word is loaded, not prefetched, and the data prefetched beside it, not after
     // it: measured the fastest of five ways on the long LT run (a prefetch of the masks, here
     // or in prefetch_meta alone, left the write waiting for them about as often as none).
-    void prefetch_way(uint64_t addr) const {
+    // Returns the line the write would evict (its tag), if any.
+    std::optional<uint64_t> prefetch_way(uint64_t addr) const {
       const char* p = set_block(addr);
       const auto* tags = reinterpret_cast<const uint64_t*>(p);
       const WayChoice c = choose_way(tags, ways, addr & ~uint64_t(kLineBytes - 1));
       const uint32_t w = c.found >= 0 ? uint32_t(c.found) : c.victim;
       const uint64_t masks = tags[2 * size_t(ways) + kMaskWords * w];
       asm volatile("" : : "r"(masks));  // the load is kept: nothing else uses the value
-      if (!data_bytes) return;
-      const char* d = p + data_bytes + size_t(kLineBytes) * w;
-      __builtin_prefetch(d);
-      __builtin_prefetch(d + 64);
+      if (data_bytes) {
+        const char* d = p + data_bytes + size_t(kLineBytes) * w;
+        __builtin_prefetch(d);
+        __builtin_prefetch(d + 64);
+      }
+      if (c.found >= 0 || tags[w] == kNoLine) return std::nullopt;
+      return tags[w];
     }
   };
   HostView host_view() const {
