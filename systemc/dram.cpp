@@ -36,7 +36,7 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   }
   const double bytes = double(bursts) * burst;
   const Cycle t1 = bw_.book(t, bytes);
-  const Cycle t2 = banks_[(line >> 7) % banks_.size()].book(t1, bytes);
+  const Cycle t2 = banks_[bank_of(line)].book(t1, bytes);
   occupied_until_ = t2;
   mem_.write_line(line, m, p.data.data());
   if (keep_log_) {

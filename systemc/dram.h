@@ -25,7 +25,7 @@ class Dram : public Stage {
   // A host-speed hint: a write of this line comes soon. Its bank's timing bins about where
   // the bandwidth's latest booking is (the bank is booked just after it).
   void prefetch_bank(std::uint64_t line) const {
-    const std::size_t b = std::size_t(line >> 7) % banks_.size();
+    const std::size_t b = bank_of(line);
     const Calendar& c = banks_[b];
     const BankBins& h = bank_bins_[b];
     const std::size_t mask = banks_window_ - 1;
@@ -43,6 +43,8 @@ class Dram : public Stage {
 
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
+  // A line's bank: its line number modulo the banks.
+  std::size_t bank_of(std::uint64_t line) const { return std::size_t(line >> 7) % banks_.size(); }
 
   SimContext& ctx_;
   Calendar bw_;
