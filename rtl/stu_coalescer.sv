@@ -4,8 +4,12 @@
 // lane, each aligned to its size and so within one 32-byte sector). Line requests go out one
 // per cycle, in ascending (destination, line) order: destination by space, CTA, thread, then the
 // line address. Each request carries the sector mask, the byte mask, the data, the lanes that
-// contributed and the lowest of them. When lanes write the same byte the highest lane wins. A
-// lane whose byte mask is empty (all of its elements are sinks) contributes nothing.
+// contributed and the lowest of them. When lanes write the same byte, the same-location rule
+// decides (golden::LaneGroup, silicon-checked): lane data moves in groups of G lanes (G =
+// 2^group_log2_i: 128 bytes of lane data, or 1 for .mmio and st.async), groups in lane order,
+// the lowest lane first inside a group; so the lanes are merged in ascending rank,
+// rank = lane XOR (G - 1), and the last one merged wins. A lane whose byte mask is empty (all of
+// its elements are sinks) contributes nothing.
 // Reference: golden::coalesce (include/stu/golden/access.h).
 //
 // Each cycle the smallest (destination, line) key among the lanes still pending is found, the
@@ -27,6 +31,7 @@ module stu_coalescer
   output logic                        in_ready_o,
   input  logic         [NumLanes-1:0] lane_valid_i,  // lanes that store (active, no fault)
   input  lane_access_t [NumLanes-1:0] acc_i,
+  input  logic [2:0]                  group_log2_i,  // lanes moved together: 1 .. 32
   // Line requests out.
   output logic                        out_valid_o,
   input  logic                        out_ready_i,
@@ -36,8 +41,9 @@ module stu_coalescer
 
   localparam int unsigned KeyBits = $bits(dest_t) + 64 - $clog2(LineBytes);
 
-  // Lanes of the warp being coalesced.
+  // Lanes of the warp being coalesced, and G - 1 of its same-location rule.
   lane_access_t [NumLanes-1:0] acc_q;
+  logic         [4:0]          flip_q;
   logic         [NumLanes-1:0] pending_q, pending_d;
 
   // Output register.
@@ -50,6 +56,11 @@ module stu_coalescer
   always_comb begin
     for (int unsigned l = 0; l < NumLanes; l++) begin
       key[l] = {acc_q[l].dest, acc_q[l].offset[63:$clog2(LineBytes)]};
+`ifdef STU_BROKEN_KEY_NO_THREAD
+      // Deliberately broken variant (docs/cosim.md): the key leaves out the destination's thread,
+      // so the local (per-thread) lines of two threads at one offset merge into one request.
+      key[l] = {acc_q[l].dest.space, acc_q[l].dest.cta, 32'd0, acc_q[l].offset[63:$clog2(LineBytes)]};
+`endif
     end
   end
 
@@ -64,8 +75,9 @@ module stu_coalescer
     end
   end
 
-  // The lanes of the next line, and the line merged from them (ascending lane: highest wins).
+  // The lanes of the next line, and the line merged from them (ascending rank: the last wins).
   logic [NumLanes-1:0]         match;
+  logic [4:0]                  mlane;  // the lane merged at rank r
   logic [4:0]                  first;
   line_req_t                   line;
   logic [1:0]                  sec;
@@ -80,28 +92,24 @@ module stu_coalescer
     in_sec = '0;
     lane_mask = '0;
     lane_data = '0;
-    for (int l = NumLanes - 1; l >= 0; l--) begin
-      if (pending_q[l] && key[l] == min_key) begin
-        match[l] = 1'b1;
-        first    = 5'(l);
+    mlane     = '0;
+    for (int k = NumLanes - 1; k >= 0; k--) begin
+      if (pending_q[k] && key[k] == min_key) begin
+        match[k] = 1'b1;
+        first    = 5'(k);
       end
     end
     line.dest       = acc_q[first].dest;
     line.line       = {acc_q[first].offset[63:$clog2(LineBytes)], 7'd0};
     line.lane_mask  = match;
     line.first_lane = first;
-`ifdef STU_BROKEN_LOWEST_LANE_WINS
-    // Deliberately broken variant (docs/cosim.md): merges in descending lane order, so the
-    // lowest lane wins a byte two lanes write.
-    for (int l = NumLanes - 1; l >= 0; l--) begin
-`else
-    for (int l = 0; l < NumLanes; l++) begin
-`endif
-      if (match[l]) begin
-        sec       = acc_q[l].offset[6:5];
-        in_sec    = acc_q[l].offset[4:0];
-        lane_mask = acc_q[l].byte_mask << in_sec;
-        lane_data = acc_q[l].data << {in_sec, 3'b000};
+    for (int unsigned r = 0; r < NumLanes; r++) begin
+      mlane = 5'(r) ^ flip_q;
+      if (match[mlane]) begin
+        sec       = acc_q[mlane].offset[6:5];
+        in_sec    = acc_q[mlane].offset[4:0];
+        lane_mask = acc_q[mlane].byte_mask << in_sec;
+        lane_data = acc_q[mlane].data << {in_sec, 3'b000};
         for (int unsigned b = 0; b < SectorBytes; b++) begin
           if (lane_mask[b]) begin
             line.byte_mask[{sec, 5'(b)}]       = 1'b1;
@@ -154,7 +162,10 @@ module stu_coalescer
   end
 
   always_ff @(posedge clk_i) begin
-    if (take) acc_q <= acc_i;
+    if (take) begin
+      acc_q  <= acc_i;
+      flip_q <= 5'((6'd1 << group_log2_i) - 6'd1);
+    end
     req_q  <= req_d;
     last_q <= last_d;
   end
@@ -168,9 +179,12 @@ module stu_coalescer
   ////////////////
 
 `ifndef SYNTHESIS
-  // Every lane access is aligned to its size (a power of two up to 32): within one sector.
+  // Every lane access is aligned to its size (a power of two up to 32): within one sector. At
+  // most 32 lanes move together.
   always_comb begin
     if (in_valid_i && rst_ni) begin
+      GroupLegal_A: assert (group_log2_i <= 3'd5)
+        else $error("stu_coalescer: group of 2^%0d lanes", group_log2_i);
       for (int unsigned l = 0; l < NumLanes; l++) begin
         if (lane_valid_i[l]) begin
           LaneAligned_A: assert ($onehot(acc_i[l].size) && acc_i[l].size <= 6'(MaxAccessBytes) &&

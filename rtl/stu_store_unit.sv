@@ -44,7 +44,10 @@ module stu_store_unit
   input  logic                   in_valid_i,
   output logic                   in_ready_o,
   input  logic [2:0]             in_kind_i,      // 0 PTX st, 1 st.async with [mbar], 2 SASS ST,
-                                                 // 3 weak st.async without [mbar], 4 tcgen05.st
+                                                 // 3 st.async release form, 4 tcgen05.st
+  input  logic                   in_mmio_i,      // .mmio (moved one lane at a time)
+  input  logic                   in_has_policy_i,   // .L2::cache_hint: in_policy_i is read
+  input  logic [NumLanes-1:0][63:0] in_policy_i,  // the policy operand per lane
   input  logic [15:0]            in_cta_i,
   input  logic [15:0]            in_warp_i,
   input  logic [NumLanes-1:0]    in_active_i,    // lanes that execute (guard applied)
@@ -117,7 +120,7 @@ module stu_store_unit
                                                  // store that reached shared memory only
 );
 
-  localparam logic [2:0] KindAsync = 3'd1, KindSass = 3'd2, KindAsyncNoMbar = 3'd3,
+  localparam logic [2:0] KindAsync = 3'd1, KindSass = 3'd2, KindAsyncRelease = 3'd3,
                          KindTcgen05 = 3'd4;  // 0: st
   localparam logic [2:0] ScopeCluster = 3'd2, ScopeSys = 3'd4;
 
@@ -161,6 +164,7 @@ module stu_store_unit
   fault_e [7:0]            space_fault_q;
   logic [NumLanes-1:0]     plg_q;
   logic [2:0]              scope_q;
+  logic [2:0]              group_log2_q;       // the same-location rule's group (coalescer)
   logic [NumLanes-1:0][63:0] addr_q, mbar_q;
   logic [NumLanes-1:0][MaxAccessBytes*8-1:0] data_q;
 
@@ -297,6 +301,7 @@ module stu_store_unit
     .in_ready_o  (co_in_ready),
     .lane_valid_i(stored_q),
     .acc_i       (acc_q),
+    .group_log2_i(group_log2_q),
     .out_valid_o (co_out_valid),
     .out_ready_i (req_ready_i),
     .req_o       (co_req),
@@ -419,6 +424,30 @@ module stu_store_unit
     end
   end
 
+  // The same-location rule (golden::LaneGroup): lane data moves in groups of 128 bytes, so
+  // 2^(7 - log2 size) lanes (at most 32) move together; .mmio and st.async move one lane at a time.
+  logic [2:0] in_size_log2, in_group_log2;
+  always_comb begin
+    in_size_log2  = in_elem_log2_i + {1'b0, in_elems_log2_i};
+    in_group_log2 = in_size_log2 <= 3'd2 ? 3'd5 : 3'd7 - in_size_log2;
+    if (in_mmio_i || in_kind_i == KindAsync || in_kind_i == KindAsyncRelease) in_group_log2 = '0;
+  end
+
+  // A .L2::cache_hint policy the GPU traps (golden::policy_traps, silicon-checked): bit 59 set,
+  // and bit 60 clear or bits 55:52 all ones.
+  function automatic logic policy_traps(input logic [63:0] p);
+    logic [63:0] unused_p;
+    unused_p = p;  // the other bits do not matter
+    return p[59] && (!p[60] || &p[55:52]);
+  endfunction
+  logic policy_trap;
+  always_comb begin
+    policy_trap = 1'b0;
+    for (int unsigned l = 0; l < NumLanes; l++) begin
+      if (in_has_policy_i && in_active_i[l] && policy_traps(in_policy_i[l])) policy_trap = 1'b1;
+    end
+  end
+
   // ---------------------------------------------------------------------------------------
   // The lane walk.
   logic take, lane_fault, lane_commit, lines_expected, mb_load, mb_update, tmem_done;
@@ -449,7 +478,9 @@ module stu_store_unit
         warp_fault = FaultOutOfWindow;
     end else if (64'(in_cta_i) >= cluster_q) begin
       warp_fault = FaultBadInstruction;
-    end else if ((in_kind_i == KindAsync || in_kind_i == KindAsyncNoMbar) && cluster_q < 64'd2) begin
+    end else if (policy_trap) begin
+      warp_fault = FaultIllegalInstruction;
+    end else if (in_kind_i == KindAsync && cluster_q < 64'd2) begin
       warp_fault = FaultClusterTooSmall;
     end
   end
@@ -724,6 +755,7 @@ module stu_store_unit
       space_fault_q <= in_space_fault_i;
       plg_q         <= in_plg_i;
       scope_q       <= in_scope_i;
+      group_log2_q  <= in_group_log2;
       addr_q        <= in_addr_i;
       mbar_q        <= in_mbar_i;
       data_q        <= in_data_i;

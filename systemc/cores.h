@@ -91,7 +91,7 @@ class Coalescer {
   virtual ~Coalescer() = default;
   virtual std::string name() const = 0;
   // As golden::coalesce: `n` accesses in, line requests appended to `out` in order.
-  virtual void coalesce(const golden::LaneAccess* accesses, std::size_t n,
+  virtual void coalesce(const golden::LaneAccess* accesses, std::size_t n, golden::LaneGroup group,
                         std::vector<golden::LineRequest>& out) = 0;
   virtual std::string take_error() { return {}; }
 };

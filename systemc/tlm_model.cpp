@@ -307,7 +307,7 @@ void TlmModel::plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
   }
   if (coalescer_ && out.tmem.empty()) {  // the RTL coalescer forms the line requests
     out.lines.clear();
-    coalescer_->coalesce(scratch_.accesses.data(), scratch_.naccess, out.lines);
+    coalescer_->coalesce(scratch_.accesses.data(), scratch_.naccess, scratch_.group, out.lines);
     const std::string e = coalescer_->take_error();
     if (!e.empty()) errors_.push_back("coalescer (rtl): " + e);
   }

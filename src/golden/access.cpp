@@ -165,13 +165,11 @@ bool coalesce_ordered(const LaneAccess* a, size_t n, std::vector<LineRequest>& o
 
 }  // namespace
 
-void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& out) {
-  if (coalesce_ordered(accesses, n, out)) return;
+void coalesce(const LaneAccess* accesses, size_t n, LaneGroup group,
+              std::vector<LineRequest>& out) {
+  if (coalesce_ordered(accesses, n, out)) return;  // no byte written twice: order is moot
   const size_t first = out.size();
   size_t hit = first;  // index of the line the previous segment went to
-  // Later accesses overwrite earlier ones, so they are merged in ascending lane order: the
-  // higher lane wins whatever order the caller lists them in. The executor already lists
-  // them in lane order (no copy, no allocation); other orders go through a sorted index.
   auto merge = [&](const LaneAccess& a) {
     unsigned b = 0;
     while (b < a.size) {
@@ -214,16 +212,27 @@ void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& ou
       b += len;
     }
   };
+  // Later merges overwrite earlier ones, so accesses are merged in ascending rank. The executor
+  // lists them in ascending lane order (no copy, no allocation): then a group's accesses are
+  // one run, and the runs are merged in order, each from its highest lane down. Other orders
+  // go through an index sorted by rank.
   bool lane_order = true;
-  for (size_t i = 1; i < n && lane_order; ++i)
-    lane_order = accesses[i - 1].lane <= accesses[i].lane;
+  for (size_t i = 1; i < n && lane_order; ++i) lane_order = accesses[i - 1].lane < accesses[i].lane;
   if (lane_order) {
-    for (size_t i = 0; i < n; ++i) merge(accesses[i]);
+    const unsigned group_mask = ~(group.lanes() - 1u);
+    for (size_t begin = 0; begin < n;) {
+      size_t end = begin + 1;
+      while (end < n && (accesses[end].lane & group_mask) == (accesses[begin].lane & group_mask))
+        ++end;
+      for (size_t i = end; i-- > begin;) merge(accesses[i]);
+      begin = end;
+    }
   } else {
     std::vector<size_t> order(n);
     for (size_t i = 0; i < n; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t x, size_t y) { return accesses[x].lane < accesses[y].lane; });
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      return group.rank(accesses[x].lane) < group.rank(accesses[y].lane);
+    });
     for (size_t i : order) merge(accesses[i]);
   }
   for (size_t i = first; i < out.size(); ++i) out[i].sector_mask = out[i].bytes.sectors();

@@ -368,7 +368,8 @@ std::optional<EvictClass> l2_store_class(const CacheAttrs& a, uint64_t line) {
         return EvictClass::Last;
     }
   }
-  if (a.has_policy && a.policy.kind != CachePolicy::Kind::Opaque) {
+  if (a.has_policy && (a.policy.kind == CachePolicy::Kind::Named ||
+                       a.policy.kind == CachePolicy::Kind::Fractional)) {
     // A fraction of n/16 gives the primary priority to the lines whose bits 10:7 are below n
     // (n of every 16 consecutive lines), the secondary to the others.
     const unsigned n = unsigned(a.policy.fraction * 16.0f + 0.5f);

@@ -372,7 +372,8 @@ Ordering ordering_of(const Instruction& ins) {
   Ordering o;
   o.async = ins.op != Opcode::St;
   if (ins.op == Opcode::Tcgen05St) return o;
-  if (ins.op == Opcode::StAsync && !ins.is_async_release()) return o;  // weak data store
+  // The weak data store, and the form that stores nothing.
+  if (ins.op == Opcode::StAsync && (!ins.is_async_release() || ins.stores_nothing())) return o;
   o.sem = ins.effective_sem();
   if (ins.op == Opcode::StAsync) o.sem = Sem::Release;  // the release form
   if (ins.mmio) {
@@ -393,11 +394,16 @@ Ordering ordering_of(const Instruction& ins) {
   return o;
 }
 
+LaneGroup lane_group(const Instruction& ins) {
+  return LaneGroup::for_access(ins.access_bytes(), ins.mmio || ins.op == Opcode::StAsync);
+}
+
 void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
           const WarpOperands& ops, StoreResult& out, Scratch& scratch) {
   out.clear();
   scratch.mbar.clear();
   scratch.naccess = 0;
+  scratch.group = LaneGroup::whole_warp();
   out.order = ordering_of(ins);
   out.cache.cop = ins.cop;
   out.cache.l1 = ins.l1;
@@ -411,6 +417,7 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
     fault_all(out, ctx.active, FaultKind::BadInstruction);
     return;
   }
+  if (ins.stores_nothing()) return;  // ptxas emits no instruction for it (instruction.h)
   if (ins.op == Opcode::Tcgen05St) {
     plan_tcgen05(m, ins, ctx, ops, out, scratch);
     return;
@@ -426,6 +433,14 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
     fault_all(out, ctx.active, FaultKind::BadInstruction);
     return;
   }
+  if (ins.cache_hint) {  // a policy that traps ends the kernel: the whole warp, nothing stored
+    for (uint32_t act = ctx.active; act; act &= act - 1) {
+      if (policy_traps(ops.policy[unsigned(__builtin_ctz(act))])) {
+        fault_all(out, ctx.active, FaultKind::IllegalInstruction);
+        return;
+      }
+    }
+  }
   uint32_t sinks = 0;
   if (ins.src.size() == elems) {
     for (unsigned e = 0; e < elems; ++e)
@@ -438,6 +453,7 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
     return;
   }
 
+  scratch.group = lane_group(ins);
   if (plan_contiguous(m, ins, ctx, ops, esize, elems, byte_mask, out, scratch)) return;
 
   MbarCache mbars{scratch.mbar};
@@ -498,7 +514,7 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
   // A .sys-scoped strong store that only reaches shared memory behaves as .cluster.
   if (out.order.scope == isa::Scope::Sys && any_shared && !any_global)
     out.order.scope = isa::Scope::Cluster;
-  coalesce(scratch.accesses.data(), naccess, out.lines);
+  coalesce(scratch.accesses.data(), naccess, scratch.group, out.lines);
   scratch.naccess = naccess;
   count_lines(out);
 }
@@ -571,7 +587,8 @@ void plan_sass(const MachineState& m, const isa::SassSt& s, const WarpContext& c
   } steps{s, rf, cfg, size};
   const size_t naccess =
       place_lanes(m, ctx, size, access_byte_mask(size), cfg.sass_misalign, out, scratch, steps);
-  coalesce(scratch.accesses.data(), naccess, out.lines);
+  scratch.group = LaneGroup::for_access(size, false);
+  coalesce(scratch.accesses.data(), naccess, scratch.group, out.lines);
   scratch.naccess = naccess;
   count_lines(out);
 }

@@ -6,7 +6,7 @@ namespace stu::golden {
 
 namespace {
 #define STU_FAULT_NAME(name, text) text,
-constexpr std::array<std::string_view, size_t(FaultKind::BadInstruction) + 1> kNames = {
+constexpr std::array<std::string_view, size_t(FaultKind::IllegalInstruction) + 1> kNames = {
     STU_FAULT_LIST(STU_FAULT_NAME)};
 #undef STU_FAULT_NAME
 }  // namespace
@@ -58,6 +58,9 @@ std::string_view describe(FaultKind f) {
       return "st.async needs a cluster of more than one CTA";
     case FaultKind::BadInstruction:
       return "instruction lacks an operand its form needs";
+    case FaultKind::IllegalInstruction:
+      return "the GPU traps the instruction (a .L2::cache_hint policy it rejects): the whole "
+             "warp faults and nothing is stored";
   }
   return "?";
 }

@@ -28,6 +28,10 @@ constexpr uint64_t kCutlassLast = 0x14F0000000000000ull;
 CachePolicy decode_policy(uint64_t raw) {
   CachePolicy p;
   p.raw = raw;
+  if (policy_traps(raw)) {
+    p.kind = CachePolicy::Kind::Illegal;
+    return p;
+  }
   if (raw == kCutlassNormal || raw == kCutlassFirst || raw == kCutlassLast) {
     p.kind = CachePolicy::Kind::Named;
     p.primary = raw == kCutlassNormal  ? L2Priority::Normal
@@ -68,6 +72,9 @@ std::string CachePolicy::str() const {
       break;
     case Kind::Opaque:
       std::snprintf(buf, sizeof buf, "opaque(0x%016llx)", static_cast<unsigned long long>(raw));
+      break;
+    case Kind::Illegal:
+      std::snprintf(buf, sizeof buf, "illegal(0x%016llx)", static_cast<unsigned long long>(raw));
       break;
   }
   return buf;

@@ -89,6 +89,11 @@ bool Instruction::is_async_release() const {
                                    (scope && *scope != Scope::Cluster) || (!complete_tx && !mbar));
 }
 
+bool Instruction::stores_nothing() const {
+  return op == Opcode::StAsync && !mbar && sem != Sem::Release && !mmio &&
+         (!scope || *scope == Scope::Cluster);
+}
+
 bool same_instruction(const Instruction& a, const Instruction& b) {
   if (a.op != b.op || a.guard.reg != b.guard.reg || a.guard.negated != b.guard.negated) {
     return false;

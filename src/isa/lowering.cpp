@@ -218,4 +218,9 @@ std::vector<SassInstr> lower(const Instruction& ins) {
   return out;
 }
 
+bool emits_no_store(const Instruction& ins, const Target& target) {
+  if (ins.op != Opcode::StAsync) return false;
+  return ins.stores_nothing() || (!ins.mbar && target.sm < 100);
+}
+
 }  // namespace stu::isa

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "stu/isa/lowering.h"
+
 namespace stu::sts {
 
 Runner::Runner(const Program& p, StoreModel& model, const RunOptions& o, Diagnostics& d,
@@ -389,7 +391,12 @@ void Runner::ptx(const Stmt& s) {
     return;
   }
   const golden::WarpContext ctx{cta_, warp_, active};
-  model_.execute(ins, ctx, ops_, last_);
+  if (isa::emits_no_store(ins, p_.target)) {
+    last_.clear();  // ptxas emits no instruction for it: nothing reaches any model
+    last_.order.async = true;
+  } else {
+    model_.execute(ins, ctx, ops_, last_);
+  }
   after_store(s);
 }
 void Runner::sass(const Stmt& s) {

@@ -34,6 +34,7 @@ struct CoalescerBench : StreamPorts<DutT> {
   struct In {
     uint64_t id = 0;
     uint32_t lanes = 0;  // lanes with an access
+    golden::LaneGroup group = golden::LaneGroup::whole_warp();
     std::array<LaneAccess, 32> acc{};
   };
   struct Out {
@@ -70,6 +71,9 @@ struct CoalescerBench : StreamPorts<DutT> {
     const unsigned size_log2 = unsigned(r.below(6));
     const unsigned size = 1u << size_log2;
     const unsigned pattern = unsigned(r.below(5));
+    // The same-location rule's group: usually that of the access size; any group sometimes.
+    in.group = golden::LaneGroup::for_access(size, r.chance(0.15));
+    if (r.chance(0.1)) in.group = golden::LaneGroup::for_access(1u << r.below(6), false);
     const uint64_t base = (r.next() & ~uint64_t(4095)) >> (r.chance(0.1) ? 0 : 16);
     const uint64_t stride = size << r.below(4);
     for (unsigned l = 0; l < 32; ++l) {
@@ -105,7 +109,7 @@ struct CoalescerBench : StreamPorts<DutT> {
     for (unsigned l = 0; l < 32; ++l)
       if (in.lanes >> l & 1) list[n++] = in.acc[l];
     std::vector<LineRequest> lines;
-    golden::coalesce(list, n, lines);
+    golden::coalesce(list, n, in.group, lines);
     for (size_t i = 0; i < lines.size(); ++i) out.push_back(Out{lines[i], i + 1 == lines.size()});
   }
   size_t beats(const In&) { return 1; }
@@ -114,6 +118,7 @@ struct CoalescerBench : StreamPorts<DutT> {
     if (driven_id == in.id) return;  // the same warp as last cycle: the port already holds it
     driven_id = in.id;
     d.lane_valid_i = in.lanes;
+    d.group_log2_i = uint8_t(in.group.log2());
     for (unsigned l = 0; l < 32; ++l) {
       const LaneAccess& a = in.acc[l];
       const unsigned base = l * LA::kWidth;

@@ -171,7 +171,8 @@ TEST(CoalescerCosim, SeedsOneToFour) { stu::tb::expect_cosim_clean("coalescer", 
 
 TEST(CoalescerCosim, LongRandomSeeds) { stu::tb::expect_cosim_clean("coalescer", 1000, 64, 50000); }
 
-// The deliberately broken variant (the lowest lane wins): the harness must catch it, with the
+// The deliberately broken variant (its line key leaves out the thread, so two threads' local
+// lines at one offset merge): the harness must catch it, with the
 // whole first-divergence report and a waveform around it (docs/cosim.md shows this report).
 TEST(CoalescerCosim, BrokenVariantGivesTheFirstDivergenceReport) {
   const stu::tb::BlockEntry* b = stu::tb::find_block("coalescer_broken");
@@ -188,7 +189,7 @@ TEST(CoalescerCosim, BrokenVariantGivesTheFirstDivergenceReport) {
   EXPECT_NE(r.report.find("MISMATCH, seed 7"), std::string::npos) << r.report;
   EXPECT_NE(r.report.find("expected: "), std::string::npos);
   EXPECT_NE(r.report.find("actual: "), std::string::npos);
-  EXPECT_NE(r.report.find("fields:   data["), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("fields:   thread: expected 1, actual 2"), std::string::npos) << r.report;
   EXPECT_NE(r.report.find("last matched (oldest first):\n    #"), std::string::npos);
   // The reproduction stops after the failing input (the stimulus before it is the same).
   EXPECT_NE(r.report.find("reproduce: stu cosim --block coalescer_broken --seed 7 --txns "),

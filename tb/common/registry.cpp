@@ -29,10 +29,10 @@ const std::vector<BlockEntry>& blocks() {
       // transaction: one warp store).
       {"store_unit", "stu_store_unit", "golden::execute / execute_sass", true,
        [](const CosimOptions& o) { return run_with_wave("store_unit", o, cosim_store_unit); }},
-      // A deliberately broken coalescer (STU_BROKEN_LOWEST_LANE_WINS: the lowest lane wins a
-      // byte written by two lanes), to show and test the failure report (docs/cosim.md).
-      {"coalescer_broken", "stu_coalescer (-DSTU_BROKEN_LOWEST_LANE_WINS)", "golden::coalesce",
-       false,
+      // A deliberately broken coalescer (STU_BROKEN_KEY_NO_THREAD: the line key leaves out the
+      // thread, so two threads' local lines merge), to show and test the failure report
+      // (docs/cosim.md).
+      {"coalescer_broken", "stu_coalescer (-DSTU_BROKEN_KEY_NO_THREAD)", "golden::coalesce", false,
        [](const CosimOptions& o) {
          return run_with_wave("coalescer_broken", o, cosim_coalescer_broken);
        }},

@@ -497,7 +497,7 @@ class RtlCoalescer final : public sim::Coalescer {
                      : "rtl";
   }
 
-  void coalesce(const golden::LaneAccess* acc, size_t n,
+  void coalesce(const golden::LaneAccess* acc, size_t n, golden::LaneGroup group,
                 std::vector<golden::LineRequest>& out) override {
     namespace LA = rtl::layout::lane_access;
     uint32_t lanes = 0;
@@ -515,13 +515,14 @@ class RtlCoalescer final : public sim::Coalescer {
     }
     if (!fits) {
       ++fallback_;
-      golden::coalesce(acc, n, out);
+      golden::coalesce(acc, n, group, out);
       return;
     }
     if (!any) return;  // every lane a sink: no line
     auto& d = b_.dut();
     zero(d.acc_i);
     d.lane_valid_i = lanes;
+    d.group_log2_i = uint8_t(group.log2());
     for (size_t i = 0; i < n; ++i) {
       const golden::LaneAccess& a = acc[i];
       const unsigned base = a.lane * LA::kWidth;

@@ -229,10 +229,10 @@ class CountCoalescer final : public sim::Coalescer {
   CountCoalescer(std::unique_ptr<sim::Coalescer> c, Calls* n) : c_(std::move(c)), n_(n) {}
   ~CountCoalescer() override { n_->names.push_back("coalescer " + c_->name()); }
   std::string name() const override { return c_->name(); }
-  void coalesce(const golden::LaneAccess* a, std::size_t n,
+  void coalesce(const golden::LaneAccess* a, std::size_t n, golden::LaneGroup group,
                 std::vector<golden::LineRequest>& out) override {
     ++n_->coalescer;
-    c_->coalesce(a, n, out);
+    c_->coalesce(a, n, group, out);
   }
   std::string take_error() override { return c_->take_error(); }
 

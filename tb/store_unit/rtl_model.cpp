@@ -34,13 +34,15 @@ static_assert(port_words<decltype(Vstu_store_unit::in_data_i)> ==
 static_assert(port_words<decltype(Vstu_store_unit::req_o)> == words_for_bits(LR::kWidth),
               "stu_store_unit request is one line_req_t");
 
-enum Kind : uint8_t { kSt = 0, kAsync = 1, kSass = 2, kAsyncNoMbar = 3, kTcgen05 = 4 };
+enum Kind : uint8_t { kSt = 0, kAsync = 1, kSass = 2, kAsyncRelease = 3, kTcgen05 = 4 };
 
 unsigned log2u(unsigned v) { return unsigned(__builtin_ctz(v)); }
 
 // The decoded warp store the top takes (what the front end gives the store unit).
 struct Decoded {
   Kind kind = kSt;
+  bool mmio = false;
+  bool has_policy = false;
   uint32_t active = 0;
   bool generic = true;
   isa::Space space = isa::Space::Global;
@@ -50,7 +52,7 @@ struct Decoded {
   golden::FaultKind space_fault[8] = {};
   uint32_t plg = 0;
   unsigned scope = 0;  // 0 none, 1 + isa::Scope
-  std::array<uint64_t, 32> addr{}, mbar{};
+  std::array<uint64_t, 32> addr{}, mbar{}, policy{};
   std::array<std::array<uint8_t, 32>, 32> data{};
   // tcgen05.st
   isa::TmemShape shape = isa::TmemShape::S32x32b;
@@ -403,7 +405,7 @@ class RtlModel final : public RtlStoreModel {
       const unsigned low = ctx.active ? unsigned(__builtin_ctz(ctx.active)) : 0;
       out.cache.policy = golden::decode_policy(ops.policy[low]);
     }
-    if (ctx.active == 0) return;
+    if (ctx.active == 0 || ins.stores_nothing()) return;  // nothing reaches the unit (ptxas)
     Decoded d;
     d.active = ctx.active;
     if (ins.op == isa::Opcode::Tcgen05St) {
@@ -433,8 +435,10 @@ class RtlModel final : public RtlStoreModel {
       bad_instruction(ctx.active, out);  // the decoder rejects it: no operation reaches the unit
       return;
     }
-    const bool async_weak = ins.op == isa::Opcode::StAsync && !ins.is_async_release();
-    d.kind = async_weak ? (ins.mbar ? kAsync : kAsyncNoMbar) : kSt;
+    d.kind = ins.op != isa::Opcode::StAsync ? kSt : ins.is_async_release() ? kAsyncRelease : kAsync;
+    d.mmio = ins.mmio;
+    d.has_policy = ins.cache_hint;
+    d.policy = ops.policy;
     d.generic = !ins.space;
     if (ins.space) d.space = *ins.space;
     d.elem_bytes = esize;
@@ -521,6 +525,8 @@ class RtlModel final : public RtlStoreModel {
   void run(const Decoded& d, const golden::WarpContext& ctx, golden::StoreResult& out) {
     Vstu_store_unit& u = *dut_;
     u.in_kind_i = d.kind;
+    u.in_mmio_i = d.mmio;
+    u.in_has_policy_i = d.has_policy;
     u.in_cta_i = ctx.cta;
     u.in_warp_i = ctx.warp;
     u.in_active_i = d.active;
@@ -544,6 +550,7 @@ class RtlModel final : public RtlStoreModel {
     for (unsigned l = 0; l < 32; ++l) {
       put_bits(u.in_addr_i, 64 * l, 64, d.addr[l]);
       put_bits(u.in_mbar_i, 64 * l, 64, d.mbar[l]);
+      put_bits(u.in_policy_i, 64 * l, 64, d.policy[l]);
       put_bytes(u.in_data_i, 256 * l, d.data[l].data(), 32);
     }
     u.in_valid_i = 1;

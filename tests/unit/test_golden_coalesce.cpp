@@ -31,9 +31,12 @@ LaneAccess access(unsigned lane, uint64_t offset, unsigned size, uint8_t seed = 
   return a;
 }
 
-std::vector<LineRequest> run(const std::vector<LaneAccess>& v) {
+// One lane at a time (the group of .mmio and st.async): the highest lane wins a shared byte.
+const LaneGroup kSerial = LaneGroup::for_access(4, true);
+
+std::vector<LineRequest> run(const std::vector<LaneAccess>& v, LaneGroup g = kSerial) {
   std::vector<LineRequest> out;
-  coalesce(v.data(), v.size(), out);
+  coalesce(v.data(), v.size(), g, out);
   return out;
 }
 
@@ -257,12 +260,15 @@ TEST(GoldenCoalesce, ResultIsIndependentOfAccessOrder) {
   }
 }
 
-// A byte-at-a-time reference of coalesce's contract (access.h): in ascending lane order
-// (stable), every written byte goes to its (destination, line); the later lane wins a byte;
-// lines ascend by destination, then address.
-std::vector<LineRequest> reference_coalesce(std::vector<LaneAccess> v) {
-  std::stable_sort(v.begin(), v.end(),
-                   [](const LaneAccess& x, const LaneAccess& y) { return x.lane < y.lane; });
+// A byte-at-a-time reference of coalesce's contract (access.h): lanes move in groups of
+// `group_lanes`, groups in ascending order, inside a group from the highest lane down (stable),
+// every written byte goes to its (destination, line) and the later write wins a byte (so the
+// lowest lane of the last group that writes it); lines ascend by destination, then address.
+std::vector<LineRequest> reference_coalesce(std::vector<LaneAccess> v, unsigned group_lanes) {
+  std::stable_sort(v.begin(), v.end(), [&](const LaneAccess& x, const LaneAccess& y) {
+    const unsigned gx = x.lane / group_lanes, gy = y.lane / group_lanes;
+    return gx != gy ? gx < gy : x.lane % group_lanes > y.lane % group_lanes;
+  });
   std::vector<LineRequest> out;
   for (const LaneAccess& a : v) {
     for (unsigned b = 0; b < a.size; ++b) {
@@ -322,8 +328,9 @@ TEST(GoldenCoalesce, MatchesAByteAtATimeReferenceOnRandomWarps) {
       v.push_back(a);
     }
     if (pick(3) == 0) std::shuffle(v.begin(), v.end(), rng);
-    const auto want = reference_coalesce(v);
-    const auto got = run(v);
+    const LaneGroup group = LaneGroup::for_access(kSizes[pick(6)], pick(4) == 0);
+    const auto want = reference_coalesce(v, group.lanes());
+    const auto got = run(v, group);
     ASSERT_EQ(got.size(), want.size()) << "seed " << seed << " round " << round;
     for (size_t i = 0; i < got.size(); ++i) {
       EXPECT_TRUE(same_line(got[i], want[i])) << "seed " << seed << " round " << round << " line "
@@ -337,7 +344,7 @@ TEST(GoldenCoalesce, AppendsAfterExistingRequests) {
   std::vector<LineRequest> out(1);
   out[0].line = 0xDEAD00;
   const std::vector<LaneAccess> v = {access(1, 0x200, 4), access(0, 0x100, 4)};
-  coalesce(v.data(), v.size(), out);
+  coalesce(v.data(), v.size(), kSerial, out);
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[0].line, 0xDEAD00u);  // untouched
   EXPECT_EQ(out[1].line, 0x100u);
@@ -346,7 +353,46 @@ TEST(GoldenCoalesce, AppendsAfterExistingRequests) {
 
 // --- overlaps and line crossings ---------------------------------------------------------
 
-TEST(GoldenCoalesce, SameByteFromTwoLanesHigherLaneWins) {
+// The same-location rule (access.h, LaneGroup; silicon-checked on an H200): lanes move in
+// groups of 128 bytes of data, groups in order, the lowest lane first inside a group.
+TEST(GoldenCoalesce, LaneGroupSizesFollowTheAccessSize) {
+  EXPECT_EQ(LaneGroup::for_access(1, false).lanes(), 32u);  // 32 bytes: one group
+  EXPECT_EQ(LaneGroup::for_access(4, false).lanes(), 32u);  // 128 bytes
+  EXPECT_EQ(LaneGroup::for_access(8, false).lanes(), 16u);  // 256 bytes: 2 groups
+  EXPECT_EQ(LaneGroup::for_access(16, false).lanes(), 8u);
+  EXPECT_EQ(LaneGroup::for_access(32, false).lanes(), 4u);
+  EXPECT_EQ(LaneGroup::for_access(16, true).lanes(), 1u);  // .mmio / st.async
+}
+
+TEST(GoldenCoalesce, SameByteInOneGroupLowestLaneWins) {
+  LaneAccess lo = access(3, 0x500, 4);
+  lo.data[0] = 0xAA;
+  LaneAccess hi = access(7, 0x500, 4);
+  hi.data[0] = 0xBB;
+  const auto out = run({lo, hi}, LaneGroup::for_access(4, false));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data[0], 0xAA);
+  EXPECT_EQ(out[0].first_lane, 3);
+}
+
+TEST(GoldenCoalesce, SameByteInTwoGroupsTheLaterGroupWins) {
+  // 16-byte accesses: groups of 8 lanes. Lanes 1 and 6 share group 0, lanes 9 and 12 group 1:
+  // group 1 lands last, and inside it lane 9 lands last.
+  std::vector<LaneAccess> v;
+  for (unsigned l : {1u, 6u, 9u, 12u}) v.push_back(access(l, 0x800, 16, uint8_t(l * 16)));
+  const auto out = run(v, LaneGroup::for_access(16, false));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data[0], 9 * 16);
+  EXPECT_EQ(out[0].data[15], 9 * 16 + 15);
+  EXPECT_EQ(out[0].lane_mask, (1u << 1) | (1u << 6) | (1u << 9) | (1u << 12));
+  EXPECT_EQ(out[0].first_lane, 1);
+  // Shuffled input, same answer.
+  const auto again = run({v[3], v[0], v[2], v[1]}, LaneGroup::for_access(16, false));
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].data[0], 9 * 16);
+}
+
+TEST(GoldenCoalesce, SameByteFromTwoLanesHigherLaneWinsOneLaneAtATime) {
   LaneAccess lo = access(3, 0x500, 1);
   lo.data[0] = 0xAA;
   LaneAccess hi = access(7, 0x500, 1);

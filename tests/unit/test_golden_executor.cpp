@@ -269,7 +269,9 @@ TEST_F(GoldenExecutor, CoalescedU32WarpIsOneLineFourSectors) {
   EXPECT_EQ(global(kG + 0x100 + 4 * 7, 4), bytes({21, 0, 0, 0}));
 }
 
-TEST_F(GoldenExecutor, TwoLanesSameAddressHigherLaneWins) {
+// The same-location rule (docs/golden.md): 4-byte lanes move as one 128-byte group, whose lowest
+// lane wins; 8-byte lanes as two groups of 16, the later group winning; .mmio one lane at a time.
+TEST_F(GoldenExecutor, TwoLanesSameAddressInOneGroupLowerLaneWins) {
   const isa::Instruction ins = parse("st.global.u32 [%rd1], %r1;");
   WarpOperands o = operands(ins);
   o.addr[3] = o.addr[9] = kG + 0x40;
@@ -277,6 +279,27 @@ TEST_F(GoldenExecutor, TwoLanesSameAddressHigherLaneWins) {
   set_src(o, 0, 9, 0x99999999);
   const StoreResult& r = run(ins, o, WarpContext{0, 0, (1u << 3) | (1u << 9)});
   EXPECT_EQ(r.stored_mask, (1u << 3) | (1u << 9));
+  EXPECT_EQ(global(kG + 0x40, 4), bytes({0x33, 0x33, 0x33, 0x33}));
+}
+
+TEST_F(GoldenExecutor, TwoLanesSameAddressInTwoGroupsTheLaterGroupWins) {
+  const isa::Instruction ins = parse("st.global.u64 [%rd1], %rd2;");
+  WarpOperands o = operands(ins);
+  o.addr[3] = o.addr[17] = o.addr[20] = kG + 0x40;
+  set_src(o, 0, 3, 0x3333333333333333ull);
+  set_src(o, 0, 17, 0x1717171717171717ull);
+  set_src(o, 0, 20, 0x2020202020202020ull);
+  run(ins, o, WarpContext{0, 0, (1u << 3) | (1u << 17) | (1u << 20)});
+  EXPECT_EQ(global(kG + 0x40, 2), bytes({0x17, 0x17}));
+}
+
+TEST_F(GoldenExecutor, TwoLanesSameAddressMmioHighestLaneWins) {
+  const isa::Instruction ins = parse("st.mmio.relaxed.sys.global.u32 [%rd1], %r1;");
+  WarpOperands o = operands(ins);
+  o.addr[3] = o.addr[9] = kG + 0x40;
+  set_src(o, 0, 3, 0x33333333);
+  set_src(o, 0, 9, 0x99999999);
+  run(ins, o, WarpContext{0, 0, (1u << 3) | (1u << 9)});
   EXPECT_EQ(global(kG + 0x40, 4), bytes({0x99, 0x99, 0x99, 0x99}));
 }
 
@@ -606,18 +629,36 @@ TEST_F(GoldenExecutor, CachePolicyFromLowestActiveLane) {
   EXPECT_EQ(r.cache.policy.primary, L2Priority::Last);
 }
 
-TEST_F(GoldenExecutor, ArbitraryPolicyNeverFaults) {
+// An H200 stored with policy 0x123456789ABCDEF0 (opaque to the model) and trapped with all ones.
+TEST_F(GoldenExecutor, OpaquePolicyStores) {
   const StoreResult& r = [&]() -> const StoreResult& {
     const isa::Instruction ins = parse("st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2;");
     WarpOperands o = operands(ins);
     o.addr[0] = kG;
-    o.policy[0] = ~uint64_t(0);
+    o.policy[0] = 0x123456789ABCDEF0ull;
     set_src(o, 0, 0, 0x5);
     return run(ins, o);
   }();
   EXPECT_EQ(r.fault_mask, 0u);
   EXPECT_EQ(r.cache.policy.kind, CachePolicy::Kind::Opaque);
   EXPECT_EQ(global(kG, 1), bytes({0x5}));
+}
+
+TEST_F(GoldenExecutor, TrappingPolicyFaultsTheWholeWarpAndStoresNothing) {
+  const isa::Instruction ins = parse("st.global.L2::cache_hint.u32 [%rd1], %r1, %rd2;");
+  WarpOperands o = operands(ins);
+  for (unsigned l = 0; l < 4; ++l) {
+    o.addr[l] = kG + 4 * l;
+    set_src(o, 0, l, 0x77);
+    o.policy[l] = 0x1000000000000000ull;  // EVICT_NORMAL: stores
+  }
+  o.policy[2] = 0x0800000000000000ull;  // bit 59 with bit 60 clear: traps
+  const StoreResult& r = run(ins, o, WarpContext{0, 0, 0xF});
+  EXPECT_EQ(r.fault_mask, 0xFu);
+  for (unsigned l = 0; l < 4; ++l) EXPECT_EQ(r.fault[l].kind, FaultKind::IllegalInstruction) << l;
+  EXPECT_EQ(r.stored_mask, 0u);
+  EXPECT_TRUE(r.lines.empty());
+  EXPECT_EQ(global(kG, 4), bytes({kFill, kFill, kFill, kFill}));
 }
 
 // --- st.async ----------------------------------------------------------------------------

@@ -145,10 +145,28 @@ TEST(GoldenPolicy, ZeroIsOpaque) {
   EXPECT_EQ(p.str(), "opaque(0x0000000000000000)");
 }
 
-TEST(GoldenPolicy, AllOnesIsOpaque) {
+TEST(GoldenPolicy, AllOnesTraps) {  // an H200 ends the kernel: cudaErrorIllegalInstruction
   const CachePolicy p = decode_policy(~uint64_t(0));
-  EXPECT_EQ(p.kind, Kind::Opaque);
-  EXPECT_EQ(p.str(), "opaque(0xffffffffffffffff)");
+  EXPECT_EQ(p.kind, Kind::Illegal);
+  EXPECT_EQ(p.str(), "illegal(0xffffffffffffffff)");
+}
+
+// Every value an H200 was given (issue figures, 2026-11-26): these trapped ...
+TEST(GoldenPolicy, ValuesThatTrappedOnAnH200) {
+  for (uint64_t raw : {0x0800000000000000ull, 0x0F00000000000000ull, 0x1FF0000000000000ull,
+                       0xFFFFFFFFFFFFFFFFull}) {
+    EXPECT_TRUE(policy_traps(raw)) << std::hex << raw;
+    EXPECT_EQ(decode_policy(raw).kind, Kind::Illegal) << std::hex << raw;
+  }
+}
+
+// ... and these stored.
+TEST(GoldenPolicy, ValuesThatStoredOnAnH200) {
+  for (uint64_t raw : {0x0ull, 0x1ull, 0x1000000000000000ull, 0x14F0000000000000ull,
+                       0x1F00000000000000ull, 0xFF00000000000000ull, 0x123456789ABCDEF0ull}) {
+    EXPECT_FALSE(policy_traps(raw)) << std::hex << raw;
+    EXPECT_NE(decode_policy(raw).kind, Kind::Illegal) << std::hex << raw;
+  }
 }
 
 TEST(GoldenPolicy, LowBitsSetIsOpaque) {
@@ -176,7 +194,7 @@ bool fits_layout(uint64_t raw) {
   return (raw >> 60) == 1 && (raw & ((uint64_t(1) << 52) - 1)) == 0 && ((raw >> 57) & 7) <= 3;
 }
 
-TEST(GoldenPolicy, RandomValuesNeverCrashAndDecodeAsOpaqueUnlessTheyFit) {
+TEST(GoldenPolicy, RandomValuesNeverCrashAndDecodeAsOpaqueUnlessTheyFitOrTrap) {
   const uint64_t seed = 0x5EED'CAC4Eull;
   std::cout << "GoldenPolicy.RandomValues seed 0x" << std::hex << seed << std::dec << "\n";
   std::mt19937_64 rng(seed);
@@ -189,7 +207,12 @@ TEST(GoldenPolicy, RandomValuesNeverCrashAndDecodeAsOpaqueUnlessTheyFit) {
     EXPECT_FALSE(p.str().empty());
     const bool named = raw == 0x1000000000000000ull || raw == 0x12F0000000000000ull ||
                        raw == 0x14F0000000000000ull;
-    const Kind want = named ? Kind::Named : fits_layout(raw) ? Kind::Fractional : Kind::Opaque;
+    // The trap (bit 59, and bit 60 clear or bits 55:52 all ones) comes before the layout.
+    const bool traps = (raw >> 59 & 1) && (!(raw >> 60 & 1) || (raw >> 52 & 0xF) == 0xF);
+    const Kind want = traps              ? Kind::Illegal
+                      : named            ? Kind::Named
+                      : fits_layout(raw) ? Kind::Fractional
+                                         : Kind::Opaque;
     ASSERT_EQ(p.kind, want) << "seed " << seed << " value 0x" << std::hex << raw;
     if (want == Kind::Fractional) {
       EXPECT_EQ(unsigned(p.primary), unsigned((raw >> 57) & 7));

@@ -126,9 +126,36 @@ std::string to_string(const LineRequest& r);
 // as "field: expected X, actual Y; ..." (data: the first differing byte of the mask).
 std::string compare(const LineRequest& want, const LineRequest& got);
 
+// Which lane's data lands when several active lanes of one store write the same byte: the
+// same-location rule, silicon-checked on an H200 (docs/golden.md, tests/data/silicon/).
+//
+// The store unit moves a warp's lane data in groups of 128 bytes, one group after the other in
+// lane order: lanes [0, G), [G, 2G), ... with G = 128 / (bytes per lane), at most 32. Inside a
+// group the lowest lane's bytes win; a later group overwrites an earlier one. `.mmio` stores and
+// `st.async` move one lane at a time (G = 1), so the highest lane wins. So the byte's winner is
+// the writing lane of highest rank, rank(lane) = lane XOR (G - 1).
+class LaneGroup {
+ public:
+  // G for an access of `access_bytes` (1..32) per lane; `one_lane_at_a_time` for .mmio/st.async.
+  static LaneGroup for_access(unsigned access_bytes, bool one_lane_at_a_time) {
+    if (one_lane_at_a_time || access_bytes == 0) return LaneGroup(1);
+    const unsigned g = kLineBytes / access_bytes;
+    return LaneGroup(uint8_t(g >= 32 ? 32 : g));
+  }
+  static LaneGroup whole_warp() { return LaneGroup(32); }
+  unsigned lanes() const { return lanes_; }  // 1, 2, 4, 8, 16 or 32
+  unsigned log2() const { return unsigned(__builtin_ctz(lanes_)); }
+  // The order in which lanes' bytes land: a byte keeps the data of its writer of highest rank.
+  unsigned rank(unsigned lane) const { return lane ^ (lanes_ - 1u); }
+  bool operator==(LaneGroup o) const { return lanes_ == o.lanes_; }
+
+ private:
+  explicit LaneGroup(uint8_t lanes) : lanes_(lanes) {}
+  uint8_t lanes_;
+};
+
 // Coalesces accesses (in any order) into line requests, appended to `out` in the documented
-// order. When two lanes write the same byte, the higher lane wins (data of a warp store to
-// one location by several lanes: PTX leaves it to one of them; the model picks the highest).
-void coalesce(const LaneAccess* accesses, size_t n, std::vector<LineRequest>& out);
+// order. When two lanes write the same byte, the lane of highest `group.rank` wins (LaneGroup).
+void coalesce(const LaneAccess* accesses, size_t n, LaneGroup group, std::vector<LineRequest>& out);
 
 }  // namespace stu::golden

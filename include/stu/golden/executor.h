@@ -63,6 +63,10 @@ struct CacheAttrs {
   CachePolicy policy;  // decoded from the lowest active lane's operand
 };
 
+// The lanes the store unit moves together (the same-location rule, access.h) for a PTX store:
+// 128 bytes of lane data, or one lane at a time for `.mmio` and `st.async`.
+LaneGroup lane_group(const isa::Instruction& ins);
+
 struct MbarEvent {
   uint16_t cta = 0;
   uint64_t offset = 0;  // shared-memory offset of the barrier
@@ -100,6 +104,7 @@ struct Scratch {
   TmemWriteOut tmem;             // tcgen05.st: golden::tmem_write's result
   std::vector<MbarUpdate> mbar;  // plan(): the barriers' states after the store
   size_t naccess = 0;            // plan(): accesses[0, naccess) were coalesced into lines
+  LaneGroup group = LaneGroup::whole_warp();  // plan(): how they were merged (access.h)
   // plan() of a contiguous st.global warp builds its lines without the per-lane accesses;
   // set this when the accesses are wanted too (the RTL coalescer takes them).
   bool record_accesses = false;

@@ -8,25 +8,26 @@
 namespace stu::golden {
 
 // X(enumerator, "spelling used in .sts expectations and messages")
-#define STU_FAULT_LIST(X)                                                                 \
-  X(None, "none")                                                                         \
-  X(Misaligned, "misaligned")             /* address not a multiple of the access size */ \
-  X(OutOfWindow, "out_of_window")         /* beyond the extent of the space or window */  \
-  X(OutOfAllocation, "out_of_allocation") /* inside the window, outside what exists */    \
-  X(ReadOnly, "read_only")                /* kernel .param or .const */                   \
-  X(IllegalForSpace, "illegal_for_space") /* a qualifier the resolved space forbids */    \
-  X(PlgMismatch, "plg_mismatch")          /* SASS: Plg disagrees with the window */       \
-  X(TmemLaneQuarter, "tmem_lane_quarter") /* lane outside the warp's quarter */           \
-  X(TmemColumnRange, "tmem_column_range") /* column outside the allocation */             \
-  X(TmemAddrNotUniform, "tmem_addr_not_uniform")                                          \
-  X(TmemInactiveThreads, "tmem_inactive_threads")                                         \
-  X(MbarMisaligned, "mbar_misaligned")                                                    \
-  X(MbarNotShared, "mbar_not_shared")                                                     \
-  X(MbarUninitialized, "mbar_uninitialized")                                              \
-  X(MbarTxRange, "mbar_tx_range")                                                         \
-  X(MbarCtaMismatch, "mbar_cta_mismatch")                                                 \
-  X(ClusterTooSmall, "cluster_too_small")                                                 \
-  X(BadInstruction, "bad_instruction") /* operands missing: the instruction is invalid */
+#define STU_FAULT_LIST(X)                                                                         \
+  X(None, "none")                                                                                 \
+  X(Misaligned, "misaligned")             /* address not a multiple of the access size */         \
+  X(OutOfWindow, "out_of_window")         /* beyond the extent of the space or window */          \
+  X(OutOfAllocation, "out_of_allocation") /* inside the window, outside what exists */            \
+  X(ReadOnly, "read_only")                /* kernel .param or .const */                           \
+  X(IllegalForSpace, "illegal_for_space") /* a qualifier the resolved space forbids */            \
+  X(PlgMismatch, "plg_mismatch")          /* SASS: Plg disagrees with the window */               \
+  X(TmemLaneQuarter, "tmem_lane_quarter") /* lane outside the warp's quarter */                   \
+  X(TmemColumnRange, "tmem_column_range") /* column outside the allocation */                     \
+  X(TmemAddrNotUniform, "tmem_addr_not_uniform")                                                  \
+  X(TmemInactiveThreads, "tmem_inactive_threads")                                                 \
+  X(MbarMisaligned, "mbar_misaligned")                                                            \
+  X(MbarNotShared, "mbar_not_shared")                                                             \
+  X(MbarUninitialized, "mbar_uninitialized")                                                      \
+  X(MbarTxRange, "mbar_tx_range")                                                                 \
+  X(MbarCtaMismatch, "mbar_cta_mismatch")                                                         \
+  X(ClusterTooSmall, "cluster_too_small")                                                         \
+  X(BadInstruction, "bad_instruction")         /* operands missing: the instruction is invalid */ \
+  X(IllegalInstruction, "illegal_instruction") /* the GPU traps: a .L2::cache_hint policy */
 
 #define STU_FAULT_ENUM(name, text) name,
 enum class FaultKind : uint8_t { STU_FAULT_LIST(STU_FAULT_ENUM) };

@@ -131,6 +131,13 @@ struct Instruction {
   // weak store to distributed shared memory). ptxas's classification: `.release`, `.mmio`, a
   // scope other than `.cluster`, or neither a completion mechanism nor an [mbar] operand.
   bool is_async_release() const;
+  // `st.async` with no [mbar] operand, no '.release', no '.mmio' and no scope but '.cluster'
+  // (the bare `st.async.u32 [a], b;`, `st.async.global.u32 [a], b;`, the mbarrier form without
+  // [mbar]):
+  // ptxas 13.0 emits no instruction for it on sm_90a and sm_100a (the kernel's code is that of
+  // an empty one), and an H200 leaves the word unchanged. It stores nothing on every model.
+  // (Below sm_100 a scope alone makes no store either: isa::emits_no_store, lowering.h.)
+  bool stores_nothing() const;
   unsigned vec_lanes() const { return vec ? lanes_of(*vec) : 1; }
   // The 256-bit vector forms: '.v8' of 32-bit or '.v4' of 64-bit elements.
   bool is_256bit_vector() const;

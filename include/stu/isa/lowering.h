@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "stu/isa/instruction.h"
+#include "stu/isa/target.h"
 
 namespace stu::isa {
 
@@ -41,5 +42,11 @@ struct SassInstr {
 
 // Returns the SASS sequence for `ins` (assumed valid; the table holds for sm_80 .. sm_120).
 std::vector<SassInstr> lower(const Instruction& ins);
+
+// Whether ptxas 13.0 emits no store for `ins` on `target` (observed: the kernel's code is that of
+// an empty kernel): the st.async forms of Instruction::stores_nothing() on every target, and,
+// below sm_100 (where the release form does not exist), every st.async without an [mbar]
+// operand (`st.async.gpu.u32 [a], b;` on sm_90a). Such a store does nothing on every model.
+bool emits_no_store(const Instruction& ins, const Target& target);
 
 }  // namespace stu::isa
