@@ -30,8 +30,8 @@ constexpr DirectiveRule kRules[] = {
     {".maxclusterrank", Where::Entry, 1, 1, false, 90, {7, 8}},
     {".blocksareclusters", Where::Entry, 0, 0, false, 90, {9, 0}},
     {".noreturn", Where::Func, 0, 0, false, 0, kAny},
-    {".abi_preserve", Where::Func, 1, 1, false, 0, kAny},
-    {".abi_preserve_control", Where::Func, 1, 1, false, 0, kAny},
+    {".abi_preserve", Where::Func, 1, 1, false, 0, {9, 0}},
+    {".abi_preserve_control", Where::Func, 1, 1, false, 0, {9, 0}},
 };
 constexpr size_t kMaxNreg = 255;  // above it ptxas warns and ignores the directive
 
