@@ -45,7 +45,18 @@ module stu_addr_resolve
   output fault_e      fault_o
 );
 
+  // log2 of the stride (a power of two), kept beside it when it is written.
+  function automatic logic [5:0] log2_of(input logic [63:0] v);
+    logic [5:0] r;
+    r = '0;
+    for (int unsigned b = 0; b < 64; b++) begin
+      if (v[b]) r = 6'(b);
+    end
+    return r;
+  endfunction
+
   // Configuration registers.
+  logic [5:0]  stride_log2_q;
   logic [63:0] shared_base_q, shared_size_q, stride_q, local_base_q, local_size_q;
   logic [63:0] param_base_q, param_size_q, const_base_q, const_size_q, cluster_q;
 
@@ -54,6 +65,7 @@ module stu_addr_resolve
       shared_base_q <= DefaultSharedBase;
       shared_size_q <= DefaultSharedSize;
       stride_q      <= DefaultSharedStride;
+      stride_log2_q   <= log2_of(DefaultSharedStride);
       local_base_q  <= DefaultLocalBase;
       local_size_q  <= DefaultLocalSize;
       param_base_q  <= DefaultParamBase;
@@ -65,7 +77,10 @@ module stu_addr_resolve
       unique case (cfg_sel_i)
         4'd0: shared_base_q <= cfg_data_i;
         4'd1: shared_size_q <= cfg_data_i;
-        4'd2: stride_q      <= cfg_data_i;
+        4'd2: begin
+          stride_q    <= cfg_data_i;
+          stride_log2_q <= log2_of(cfg_data_i);
+        end
         4'd3: local_base_q  <= cfg_data_i;
         4'd4: local_size_q  <= cfg_data_i;
         4'd5: param_base_q  <= cfg_data_i;
@@ -78,14 +93,6 @@ module stu_addr_resolve
     end
   end
 
-  // log2 of the stride (a power of two).
-  logic [5:0] stride_log2;
-  always_comb begin
-    stride_log2 = '0;
-    for (int unsigned b = 0; b < 64; b++) begin
-      if (stride_q[b]) stride_log2 = 6'(b);
-    end
-  end
 
   // Window hits: a - base < size (unsigned; a size of 0 never hits).
   logic [63:0] shared_rel, local_rel, param_rel, const_rel;
@@ -124,7 +131,7 @@ module stu_addr_resolve
     off      = '0;
     if (generic_i) begin
       if (in_shared) begin
-        cluster_split(shared_rel, stride_log2, stride_q, rank, off);
+        cluster_split(shared_rel, stride_log2_q, stride_q, rank, off);
         if (rank >= cluster_q) fault_d = FaultOutOfWindow;
         else begin
           dest_d   = '{space: MemShared, cta: rank[15:0], thread: '0};
@@ -164,7 +171,7 @@ module stu_addr_resolve
           end
         end
         SpaceSharedCluster: begin
-          cluster_split(addr_i, stride_log2, stride_q, rank, off);
+          cluster_split(addr_i, stride_log2_q, stride_q, rank, off);
           if (rank >= cluster_q) fault_d = FaultOutOfWindow;
           else begin
             dest_d   = '{space: MemShared, cta: rank[15:0], thread: '0};

@@ -103,7 +103,8 @@ module stu_coalescer
     line.line       = {acc_q[first].offset[63:$clog2(LineBytes)], 7'd0};
     line.lane_mask  = match;
     line.first_lane = first;
-    for (int unsigned r = 0; r < NumLanes; r++) begin
+    // (Merged only while a line is pending: the loops cost simulation time on every edge.)
+    for (int unsigned r = 0; r < NumLanes && any_pending; r++) begin
       mlane = 5'(r) ^ flip_q;
       if (match[mlane]) begin
         sec       = acc_q[mlane].offset[6:5];

@@ -99,6 +99,29 @@ package stu_pkg;
     L1NoAllocate = 3'd4
   } l1_evict_e;
 
+  // isa::L2Evict (isa/types.h): a store's .L2:: eviction priority
+  typedef enum logic [1:0] {
+    L2EvictNormal = 2'd0,
+    L2EvictFirst = 2'd1,
+    L2EvictLast = 2'd2
+  } l2_evict_e;
+
+  // isa::Sem (isa/types.h): a store's memory-ordering semantics
+  typedef enum logic [1:0] {
+    SemWeak = 2'd0,
+    SemVolatile = 2'd1,
+    SemRelaxed = 2'd2,
+    SemRelease = 2'd3
+  } sem_e;
+
+  // isa::Scope (isa/types.h): a strong store's scope
+  typedef enum logic [1:0] {
+    ScopeCta = 2'd0,
+    ScopeCluster = 2'd1,
+    ScopeGpu = 2'd2,
+    ScopeSys = 2'd3
+  } scope_e;
+
   // golden::MemSpace (address.h): where a store lands
   typedef enum logic [2:0] {
     MemGlobal = 3'd0,
@@ -138,6 +161,22 @@ package stu_pkg;
     MisalignForceAlign = 1'd0,
     MisalignFault = 1'd1
   } misalign_e;
+
+  // golden::L2Priority (policy.h): a cache policy's eviction priority
+  typedef enum logic [1:0] {
+    PriorityUnchanged = 2'd0,
+    PriorityFirst = 2'd1,
+    PriorityLast = 2'd2,
+    PriorityNormal = 2'd3
+  } l2_priority_e;
+
+  // golden::CachePolicy::Kind (policy.h): how a .L2::cache_hint policy decodes
+  typedef enum logic [1:0] {
+    PolicyOpaque = 2'd0,
+    PolicyFractional = 2'd1,
+    PolicyNamed = 2'd2,
+    PolicyIllegal = 2'd3
+  } policy_kind_e;
 
   // golden::Dest: a destination memory (space, CTA rank, thread in the CTA) (51 bits).
   typedef struct packed {

@@ -59,22 +59,24 @@ module stu_store_align
     misaligned = |(addr_i & low_mask);
     addr_used  = (misaligned && mode_i == MisalignForceAlign) ? (addr_i & ~low_mask) : addr_i;
 
-    elem_mask = '0;
-    for (int unsigned b = 0; b < 16; b++) begin
-      if (b < (32'd1 << elem_log2_i)) elem_mask[b] = 1'b1;
-    end
+    // The masks and the data are worked out only for a lane offered (the loops cost simulation
+    // time on every clock edge otherwise).
+    elem_mask   = '0;
     access_mask = '0;
-    for (int unsigned e = 0; e < 8; e++) begin
-      if (e < (32'd1 << elems_log2_i) && !sinks_i[e]) begin
-        access_mask = access_mask | (elem_mask << (e << elem_log2_i));
+    in_sector   = addr_used[4:0];
+    mask_d      = '0;
+    data_d      = '0;
+    data_shift  = '0;
+    if (in_valid_i && !(misaligned && mode_i == MisalignFault)) begin
+      for (int unsigned b = 0; b < 16; b++) begin
+        if (b < (32'd1 << elem_log2_i)) elem_mask[b] = 1'b1;
       end
-    end
-
-    in_sector = addr_used[4:0];
-    mask_d     = '0;
-    data_d     = '0;
-    data_shift = data_i << {in_sector, 3'b000};  // bytes pushed past the sector are not masked in
-    if (!(misaligned && mode_i == MisalignFault)) begin
+      for (int unsigned e = 0; e < 8; e++) begin
+        if (e < (32'd1 << elems_log2_i) && !sinks_i[e]) begin
+          access_mask = access_mask | (elem_mask << (e << elem_log2_i));
+        end
+      end
+      data_shift = data_i << {in_sector, 3'b000};  // bytes pushed past the sector: not masked in
       mask_d = access_mask << in_sector;
       for (int unsigned b = 0; b < SectorBytes; b++) begin
         if (mask_d[b]) data_d[b*8 +: 8] = data_shift[b*8 +: 8];

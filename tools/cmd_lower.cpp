@@ -19,13 +19,17 @@ int run_lower(const LowerArgs& o) {
   return for_each_input(o.files, [&](const std::string& f, std::string_view text) {
     Diagnostics d;
     std::string out;
-    auto visit = [&](const isa::Instruction& ins, bool valid) {
+    auto visit = [&](const isa::Instruction& ins, bool valid, const isa::Target& target) {
       out += f + ":" + std::to_string(ins.loc.line) + ": " + isa::print(ins) + "\n";
       if (!valid) {
         out += "    (not lowered: invalid)\n";
         return;
       }
-      for (const auto& s : isa::lower(ins)) out += "    " + s.str() + "\n";
+      const auto sass = isa::lower(ins, target);
+      if (sass.empty())
+        out += ins.op == isa::Opcode::StBulk ? "    (not lowered: no observed SASS)\n"
+                                             : "    (no instruction: ptxas 13.0 emits no store)\n";
+      for (const auto& s : sass) out += "    " + s.str() + "\n";
     };
     ptx::check_module(text, d, o.check, visit);
     std::cout << out;

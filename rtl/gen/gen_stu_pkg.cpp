@@ -21,6 +21,7 @@
 #include "stu/golden/config.h"
 #include "stu/golden/fault.h"
 #include "stu/golden/mbarrier.h"
+#include "stu/golden/policy.h"
 #include "stu/golden/tmem.h"
 #include "stu/isa/types.h"
 
@@ -71,6 +72,12 @@ std::vector<Enum> enums() {
       {STU_CACHEOP_LIST(STU_PKG_NAME)});
   add("l1_evict", "isa::L1Evict (isa/types.h): a store's .L1:: eviction priority", "L1",
       {STU_L1EVICT_LIST(STU_PKG_NAME)});
+  add("l2_evict", "isa::L2Evict (isa/types.h): a store's .L2:: eviction priority", "L2",
+      {STU_L2EVICT_LIST(STU_PKG_NAME)});
+  add("sem", "isa::Sem (isa/types.h): a store's memory-ordering semantics", "Sem",
+      {STU_SEM_LIST(STU_PKG_NAME)});
+  add("scope", "isa::Scope (isa/types.h): a strong store's scope", "Scope",
+      {STU_SCOPE_LIST(STU_PKG_NAME)});
 #undef STU_PKG_NAME
   {
     std::vector<std::string> spaces;
@@ -101,6 +108,12 @@ std::vector<Enum> enums() {
       {"Eviction", "WriteThrough", "Flush"});
   add("misalign", "golden::MisalignMode (config.h): SASS ST's treatment of a misaligned address",
       "Misalign", {"ForceAlign", "Fault"});
+  static_assert(int(golden::L2Priority::Normal) == 3, "the list below follows L2Priority");
+  add("l2_priority", "golden::L2Priority (policy.h): a cache policy's eviction priority",
+      "Priority", {"Unchanged", "First", "Last", "Normal"});
+  static_assert(int(golden::CachePolicy::Kind::Illegal) == 3, "the list below follows Kind");
+  add("policy_kind", "golden::CachePolicy::Kind (policy.h): how a .L2::cache_hint policy decodes",
+      "Policy", {"Opaque", "Fractional", "Named", "Illegal"});
   return out;
 }
 

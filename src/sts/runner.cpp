@@ -255,14 +255,14 @@ void Runner::tmem_alloc(const Stmt& s) {
   if (cta >= p_.cfg.cluster_ctas) return fail(s.loc, "cta outside the cluster");
   if (cols > golden::kTmemColumns || taddr > 0xFFFFFFFFu)  // no silent 32-bit truncation
     return fail(s.loc, "tcgen05.alloc/dealloc: cols must be at most 512 and taddr 32 bits");
-  golden::TmemAllocator& a = m_.cta(uint32_t(cta)).tmem_alloc;
   if (s.kind == StmtKind::TmemDealloc) {
-    if (!a.dealloc(uint32_t(taddr), uint32_t(cols)))
+    if (!model_.tmem_dealloc(uint32_t(cta), uint32_t(taddr), uint32_t(cols)))
       fail(s.loc, "tcgen05.dealloc of " + hex(taddr) + " x " + std::to_string(cols) +
                       " columns does not match one live allocation");
     return;
   }
-  auto base = a.alloc(uint32_t(cols));
+  const auto base = model_.tmem_alloc(uint32_t(cta), uint32_t(cols));
+  if (const std::string e = model_.take_error(); !e.empty()) return fail(s.loc, e);
   if (!base)
     return fail(s.loc, golden::TmemAllocator::valid_count(uint32_t(cols))
                            ? "tcgen05.alloc of " + std::to_string(cols) + " columns: no free range"

@@ -1,11 +1,12 @@
-// The RTL store unit as a `.sts` model (`stu run --on rtl`): each warp store is decoded by the
-// front end, driven through the Verilated rtl/stu_store_unit.sv, and its line requests are
-// written into a memory image the harness keeps (a MachineState used as memory only: set-up
-// steps write it, expectations read it). Faults, stored and forced-down lanes, line requests,
-// mbarrier events and the narrowed scope come from the RTL; the RTL's mbarrier reads and writes
-// and its global allocation checks are answered from the image. Nothing here calls
-// golden::execute or MachineState::apply. With caches configured, the cache state comes from
-// the Verilated cache blocks (never from golden::MemoryHierarchy, SectoredCache or WriteBuffer).
+// The RTL store path as a `.sts` model (`stu run --on rtl`): each warp store goes in as its
+// static fields and operand registers, through the Verilated rtl/stu_store_path.sv (the store
+// unit with its L1 write path and L2 slice), and its line requests are written into a memory
+// image the harness keeps (a MachineState used as memory only: set-up steps write it,
+// expectations read it). Faults, stored and forced-down lanes, line requests, TMEM runs,
+// mbarrier events, the byte count, the ordering, the decoded cache policy, the TMEM allocation
+// and every cache event come from the RTL; the RTL's mbarrier reads and writes and its global
+// allocation checks are answered from the image. Nothing here calls golden::execute,
+// MachineState::apply or a golden decision function (tests/style/rtl_harness_decisions.sh).
 #pragma once
 
 #include <cstdint>
@@ -36,11 +37,10 @@ struct RtlTrace {
 
 std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,
                                               const RtlTrace* trace = nullptr);
-// With caches (the test's `cache` header lines): the global line requests of every store also
-// go through the Verilated rtl/stu_l1_wpath.sv and rtl/stu_l2_wslice.sv (Vstu_l1_wpath_max,
-// Vstu_l2_wslice_max, configured to the test's geometry), whose state cache expectations read
-// by the blocks' debug ports. A geometry beyond the blocks' maxima leaves the model without
-// caches (no_caches_reason says why). The waveform does not include the cache blocks.
+// With caches (the test's `cache` header lines): the store path with its caches
+// (Vstu_store_path, configured to the test's geometry), whose state cache expectations read by
+// its debug ports; without, Vstu_store_path_nocache. A geometry beyond the caches' maxima leaves
+// the model without caches (no_caches_reason says why).
 std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,
                                               const golden::HierarchyConfig& caches,
                                               const RtlTrace* trace = nullptr);

@@ -143,12 +143,16 @@ struct Bench {
           s.tx = int32_t(b * 64);
           m->set_mbar(c, kMbarBase + 8 * b, s);
         }
-      for (uint32_t c = 0; c < cfg.cluster_ctas; ++c) {  // TMEM columns 0..63 and 128..255
-        m->cta(c).tmem_alloc.alloc(64);
-        m->cta(c).tmem_alloc.alloc(32);
-        m->cta(c).tmem_alloc.alloc(128);
-        m->cta(c).tmem_alloc.dealloc(64, 32);
-      }
+    }
+    for (uint32_t c = 0; c < cfg.cluster_ctas; ++c) {  // TMEM columns 0..63 and 128..255
+      gold->cta(c).tmem_alloc.alloc(64);
+      gold->cta(c).tmem_alloc.alloc(32);
+      gold->cta(c).tmem_alloc.alloc(128);
+      gold->cta(c).tmem_alloc.dealloc(64, 32);
+      rtl->tmem_alloc(c, 64);  // the RTL's own allocator
+      rtl->tmem_alloc(c, 32);
+      rtl->tmem_alloc(c, 128);
+      rtl->tmem_dealloc(c, 64, 32);
     }
   }
 

@@ -1,23 +1,29 @@
-// The RTL store unit as a `.sts` model (see rtl_model.h).
+// The RTL store path as a `.sts` model (see rtl_model.h).
+//
+// The harness is the front end and the memory side, nothing more. It hands the RTL an
+// instruction's static fields the way SASS encodes them (kind, width, semantics, scope, cache
+// operator and priorities, .mmio, register numbers, immediates) and the operand registers'
+// values; it answers the RTL's memory requests (global allocation checks, mbarrier words) from
+// its image, writes the line requests and TMEM runs the RTL emits into it, and reads back the
+// RTL's status, ordering, cache attributes, cache events and DRAM writes. Every decision that
+// depends on run-time values is the RTL's: tests/style/rtl_harness_decisions.sh fails when this
+// file calls one of the golden model's decision functions.
 #include "rtl_model.h"
 
 #include <array>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "Vstu_l1_wpath_max.h"
-#include "Vstu_l2_wslice_max.h"
-#include "Vstu_store_unit.h"
+#include "Vstu_store_path.h"
+#include "Vstu_store_path_nocache.h"
 #include "bits.h"
 #include "blocks.h"
-#include "cache_ports.h"
 #include "ports.h"
 #include "stu/golden/executor.h"
-#include "stu/golden/store_align.h"
-#include "stu/isa/space_rules.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -25,350 +31,225 @@ namespace stu::tb {
 namespace {
 
 namespace LR = rtl::layout::line_req;
-namespace TW = rtl::layout::tmem_write;
+namespace L1E = rtl::layout::l1_event;
+namespace L2W = rtl::layout::l2_write;
+namespace L2R = rtl::layout::l2_result;
+namespace DW = rtl::layout::dram_write;
 using golden::MemSpace;
 
-static_assert(port_words<decltype(Vstu_store_unit::in_data_i)> ==
+static_assert(port_words<decltype(Vstu_store_path::in_data_i)> ==
                   words_for_bits(32 * golden::kMaxAccessBytes * 8),
-              "stu_store_unit data: 32 lanes of golden::kMaxAccessBytes");
-static_assert(port_words<decltype(Vstu_store_unit::req_o)> == words_for_bits(LR::kWidth),
-              "stu_store_unit request is one line_req_t");
+              "stu_store_path data: 32 lanes of golden::kMaxAccessBytes");
+static_assert(port_words<decltype(Vstu_store_path::req_o)> == words_for_bits(LR::kWidth),
+              "stu_store_path request is one line_req_t");
 
+// The kinds of stu_store_unit's in_kind_i.
 enum Kind : uint8_t { kSt = 0, kAsync = 1, kSass = 2, kAsyncRelease = 3, kTcgen05 = 4 };
 
 unsigned log2u(unsigned v) { return unsigned(__builtin_ctz(v)); }
 
-// The decoded warp store the top takes (what the front end gives the store unit).
+// One warp store as the front end hands it to the unit: static fields and register values.
 struct Decoded {
   Kind kind = kSt;
-  bool mmio = false;
-  bool has_policy = false;
   uint32_t active = 0;
   bool generic = true;
   isa::Space space = isa::Space::Global;
   unsigned elem_bytes = 4, elems = 1;
   uint8_t sinks = 0;
-  golden::MisalignMode mode = golden::MisalignMode::Fault;
-  golden::FaultKind space_fault[8] = {};
-  uint32_t plg = 0;
-  unsigned scope = 0;  // 0 none, 1 + isa::Scope
+  isa::Sem sem = isa::Sem::Weak;
+  std::optional<isa::Scope> scope;
+  bool mmio = false;
+  std::optional<isa::CacheOp> cop;
+  std::optional<isa::L1Evict> l1;
+  std::optional<isa::L2Evict> l2;
+  bool has_policy = false;
+  bool abs = false, mbar_abs = false;
+  uint64_t imm = 0, mbar_imm = 0;
+  // SASS ST.
+  bool sass_extended = false, sass_no_ra = false;
+  uint8_t sass_ra = 0;
+  uint8_t guard = 7, plg = 7;  // predicate numbers; 7 is PT
+  bool guard_neg = false, plg_neg = false;
+  // Registers per lane.
   std::array<uint64_t, 32> addr{}, mbar{}, policy{};
+  std::array<uint32_t, 32> ra_lo{}, ra_hi{};
+  std::array<uint8_t, 32> pred{};
   std::array<std::array<uint8_t, 32>, 32> data{};
   // tcgen05.st
   isa::TmemShape shape = isa::TmemShape::S32x32b;
   unsigned num = 1, regs = 0;
   bool unpack = false;
   uint32_t split = 0;
-  uint16_t alloc = 0;
   const golden::WarpOperands* ops = nullptr;  // the register beats: value(j, t)
 };
 
-// The cache blocks behind the top: the Verilated stu_l1_wpath (its l2 port) -> stu_l2_wslice
-// (its DRAM port), at their maxima, configured to the test's geometry. Each global line
-// request of a store is offered to the L1 as MemoryHierarchy::store feeds its hierarchy (in
-// order, the release point on the store's first global line, the store's cache attributes and
-// ordering); the L1 decodes its own action; the L2 action it carries is the decoder's
-// (golden::l2_store_action, a pure policy function: the request format carries it). Their
-// state is read back through the blocks' debug ports.
-class RtlCaches {
+// The geometry of the caches the path holds at most (its Verilated parameters).
+constexpr unsigned kL1MaxSets = 64, kL1MaxWays = 8, kWbMax = 16;
+constexpr unsigned kL2MaxSets = 128, kL2MaxWays = 16;
+
+// Empty when the path's caches hold the geometry; else why not.
+std::string caches_fit(const golden::HierarchyConfig& c) {
+  auto level = [](const char* name, const golden::CacheGeometry& g, unsigned max_sets,
+                  unsigned max_ways) -> std::string {
+    if (g.sets() >= 1 && g.sets() <= max_sets && g.ways >= 1 && g.ways <= max_ways) return {};
+    return std::string(name) + " of " + std::to_string(g.sets()) + " sets x " +
+           std::to_string(g.ways) + " ways (at most " + std::to_string(max_sets) + " x " +
+           std::to_string(max_ways) + ")";
+  };
+  std::string why = level("L1", c.l1, kL1MaxSets, kL1MaxWays);
+  if (why.empty()) why = level("L2", c.l2, kL2MaxSets, kL2MaxWays);
+  if (why.empty() && (c.write_buffer < 1 || c.write_buffer > kWbMax))
+    why = "write buffer of " + std::to_string(c.write_buffer) + " entries (at most " +
+          std::to_string(kWbMax) + ")";
+  return why.empty() ? why : "the rtl model's cache blocks cannot hold this test's " + why;
+}
+
+template <typename Top>
+class PathModel final : public RtlStoreModel {
  public:
-  static constexpr unsigned kL1MaxSets = 64, kL1MaxWays = 8, kWbMax = 16;
-  static constexpr unsigned kL2MaxSets = 128, kL2MaxWays = 16;
-
-  // Empty when the blocks hold the geometry; else why not.
-  static std::string check(const golden::HierarchyConfig& c) {
-    auto level = [](const char* name, const golden::CacheGeometry& g, unsigned max_sets,
-                    unsigned max_ways) -> std::string {
-      if (g.sets() >= 1 && g.sets() <= max_sets && g.ways >= 1 && g.ways <= max_ways) return {};
-      return std::string(name) + " of " + std::to_string(g.sets()) + " sets x " +
-             std::to_string(g.ways) + " ways (at most " + std::to_string(max_sets) + " x " +
-             std::to_string(max_ways) + ")";
-    };
-    std::string why = level("L1", c.l1, kL1MaxSets, kL1MaxWays);
-    if (why.empty()) why = level("L2", c.l2, kL2MaxSets, kL2MaxWays);
-    if (why.empty() && (c.write_buffer < 1 || c.write_buffer > kWbMax))
-      why = "write buffer of " + std::to_string(c.write_buffer) + " entries (at most " +
-            std::to_string(kWbMax) + ")";
-    return why.empty() ? why : "the rtl model's cache blocks cannot hold this test's " + why;
-  }
-
-  RtlCaches(VerilatedContext* ctx, const golden::HierarchyConfig& c)
-      : l1_(std::make_unique<Vstu_l1_wpath_max>(ctx, "stu_l1_wpath")),
-        l2_(std::make_unique<Vstu_l2_wslice_max>(ctx, "stu_l2_wslice")) {
-    Vstu_l1_wpath_max& a = *l1_;
-    Vstu_l2_wslice_max& b = *l2_;
-    a.cfg_set_mask_i = c.l1.sets() - 1;
-    a.cfg_ways_i = c.l1.ways;
-    a.cfg_wb_entries_i = c.write_buffer;
-    b.cfg_set_mask_i = c.l2.sets() - 1;
-    b.cfg_ways_i = c.l2.ways;
-    a.req_valid_i = b.req_valid_i = 0;
-    a.ev_ready_i = b.res_ready_i = b.dram_ready_i = 1;
-    a.l2_ready_i = 0;
-    a.clk_i = b.clk_i = 0;
-    a.rst_ni = b.rst_ni = 0;
-    a.eval();
-    b.eval();
-    edge();
-    a.rst_ni = b.rst_ni = 1;
-    a.eval();
-    b.eval();
-  }
-  ~RtlCaches() {
-    l1_->final();
-    l2_->final();
-  }
-
-  uint64_t cycles() const { return cycles_; }
-  const golden::HierarchyEvents& events() const { return events_; }
-  const std::vector<golden::DramWrite>& dram() const { return dram_; }
-
-  // The global line requests of one store.
-  void store(const golden::StoreResult& r) {
-    events_.clear();
-    bool release = r.order.release;
-    for (const golden::LineRequest& req : r.lines) {
-      if (req.dest.space != MemSpace::Global) continue;
-      line(req, r.cache, r.order, release);
-      release = false;
-    }
-  }
-  // `drain`: a drain request to the L1; `flush`: then a flush request to the L2.
-  void drain(bool flush) {
-    events_.clear();
-    namespace F = rtl::layout::l1_req;
-    auto& w = l1_->req_i;
-    zero(w);
-    put_field(w, 0, F::drain, 1);
-    run(true, false);
-    if (flush) run(false, true);
-  }
-
-  golden::CacheLookup lookup(bool l1, uint64_t addr) const {
-    return l1 ? debug_lookup(*l1_, addr) : debug_lookup(*l2_, addr);
-  }
-  size_t write_buffer_entries() const {
-    l1_->eval();
-    return l1_->dbg_wb_count_o;
-  }
-  std::string take_error() { return std::exchange(error_, std::string()); }
-
- private:
-  template <typename W>
-  static void zero(W& w) {
-    for (size_t i = 0; i < port_words<W>; ++i) w[i] = 0;
-  }
-  void line(const golden::LineRequest& req, const golden::CacheAttrs& attrs,
-            const golden::Ordering& order, bool release) {
-    const uint64_t line = req.line & ~uint64_t(golden::kLineBytes - 1);
-    pack_l1_req(l1_->req_i, req, attrs, order, release);
-    line_ = line;
-    run(true, false);
-  }
-
-  void edge() {
-    l1_->clk_i = 1;
-    l2_->clk_i = 1;
-    l1_->eval();
-    l2_->eval();
-    ++cycles_;
-    l1_->clk_i = 0;
-    l2_->clk_i = 0;
-  }
-
-  // Offers the L1 request (to_l1) or a flush to the L2 (flush) and clocks both blocks until it
-  // is taken and everything it caused has left: the L1 event, the L2 writes, their results and
-  // DRAM writes. The L1's L2 port feeds the L2's request port (the L2's ready depends on its
-  // state and output readies only, so the order of evaluation is L2, L1, L2); every output is
-  // always ready.
-  void run(bool to_l1, bool flush) {
-    namespace E = rtl::layout::l1_event;
-    namespace W = rtl::layout::l2_write;
-    namespace R = rtl::layout::l2_result;
-    namespace D = rtl::layout::dram_write;
-    Vstu_l1_wpath_max& a = *l1_;
-    Vstu_l2_wslice_max& b = *l2_;
-    a.req_valid_i = to_l1;
-    bool offer_flush = flush, taken = false, ev_seen = false, flushed = false;
-    uint32_t results = 0, want_writes = 0;
-    std::vector<golden::L2Write> sent;  // L2 writes taken, awaiting their results
-    for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
-      b.eval();
-      a.l2_ready_i = !offer_flush && b.req_ready_o;
-      a.eval();
-      if (offer_flush) {
-        zero(b.req_i);
-        put_field(b.req_i, 0, W::flush, 1);
-        b.req_valid_i = 1;
-      } else {
-        for (size_t i = 0; i < port_words<decltype(b.req_i)>; ++i) b.req_i[i] = a.l2_o[i];
-        b.req_valid_i = a.l2_valid_o;
-      }
-      b.eval();
-      const bool quiet = !a.ev_valid_o && !a.l2_valid_o && !b.res_valid_o && !b.dram_valid_o;
-      if (taken && quiet && (flush ? flushed : ev_seen && results == want_writes)) return;
-      if (a.ev_valid_o) {
-        const auto& e = a.ev_o;
-        ev_seen = true;
-        want_writes = uint32_t(get_field(e, 0, E::drained));
-        if (!get_field(e, 0, E::drain)) {
-          golden::L1Event ev;
-          ev.line = line_;
-          ev.action.on_hit = get_field(e, 0, E::invalidate) ? golden::L1OnHit::Invalidate
-                                                            : golden::L1OnHit::Update;
-          ev.action.allocate = get_field(e, 0, E::allocate);
-          ev.action.cls = golden::EvictClass(get_field(e, 0, E::cls));
-          if (get_field(e, 0, E::keep_cls)) ev.action.cls = std::nullopt;
-          ev.hit = get_field(e, 0, E::hit);
-          ev.allocated = get_field(e, 0, E::allocated);
-          ev.invalidated = get_field(e, 0, E::invalidated);
-          ev.evicted = get_field(e, 0, E::evicted);
-          ev.victim_line = get_field(e, 0, E::victim_line);
-          ev.wb.merged = get_field(e, 0, E::merged);
-          ev.wb.drained = want_writes;
-          events_.l1.push_back(ev);
-        }
-      }
-      if (a.l2_valid_o && a.l2_ready_i) {
-        const auto& w = a.l2_o;
-        golden::L2Write lw;
-        lw.req.line = get_field(w, 0, W::line);
-        lw.req.bytes = {get_bits(w, W::bytes.lsb, 64), get_bits(w, W::bytes.lsb + 64, 64)};
-        get_bytes(w, W::data.lsb, lw.req.data.data(), golden::kLineBytes);
-        lw.req.l2.cls = golden::EvictClass(get_field(w, 0, W::cls));
-        if (get_field(w, 0, W::keep_cls)) lw.req.l2.cls = std::nullopt;
-        lw.req.l2.allocate = get_field(w, 0, W::allocate);
-        lw.req.l2.mode =
-            get_field(w, 0, W::through) ? golden::WriteMode::Through : golden::WriteMode::Back;
-        sent.push_back(lw);
-      }
-      if (b.res_valid_o) {
-        const auto& r = b.res_o;
-        if (get_field(r, 0, R::flush)) {
-          flushed = true;
-        } else if (results < sent.size()) {
-          golden::L2Write& lw = sent[results];
-          lw.hit = get_field(r, 0, R::hit);
-          lw.allocated = get_field(r, 0, R::allocated);
-          lw.evicted = get_field(r, 0, R::evicted);
-          lw.victim_line = get_field(r, 0, R::victim_line);
-          events_.l2.push_back(lw);
-          ++results;
-        }
-      }
-      if (b.dram_valid_o) {
-        const auto& d = b.dram_o;
-        golden::DramWrite dw;
-        dw.line = get_field(d, 0, D::line);
-        dw.bytes = {get_bits(d, D::bytes.lsb, 64), get_bits(d, D::bytes.lsb + 64, 64)};
-        dw.cause = golden::DramCause(get_field(d, 0, D::cause));
-        get_bytes(d, D::data.lsb, dw.data.data(), golden::kLineBytes);
-        events_.dram.push_back(dw);
-        dram_.push_back(dw);
-      }
-      const bool l1_taken = a.req_valid_i && a.req_ready_o;
-      const bool flush_taken = offer_flush && b.req_ready_o;
-      edge();
-      if (l1_taken) {
-        a.req_valid_i = 0;
-        taken = true;
-      }
-      if (flush_taken) {
-        offer_flush = false;
-        b.req_valid_i = 0;
-        taken = true;
-      }
-      if (l1_->contextp()->gotError() && error_.empty())
-        error_ = "an RTL assertion failed in the cache blocks (its message is above)";
-    }
-    if (error_.empty())
-      error_ = "the RTL cache blocks did not finish within " + std::to_string(kMaxCycles) +
-               " cycles (they hang)";
-  }
-
-  static constexpr uint64_t kMaxCycles = 1 << 16;
-  std::unique_ptr<Vstu_l1_wpath_max> l1_;
-  std::unique_ptr<Vstu_l2_wslice_max> l2_;
-  golden::HierarchyEvents events_;
-  std::vector<golden::DramWrite> dram_;
-  uint64_t line_ = 0;
-  uint64_t cycles_ = 0;
-  std::string error_;
-};
-
-class RtlModel final : public RtlStoreModel {
- public:
-  RtlModel(const golden::ModelConfig& cfg, const golden::HierarchyConfig* caches,
-           const RtlTrace* trace)
-      : image_(cfg), ctx_(std::make_unique<VerilatedContext>()) {
+  // `no_caches`: why a test that configures caches runs without them (empty: it configures none).
+  PathModel(const golden::ModelConfig& cfg, const golden::HierarchyConfig* caches,
+            const RtlTrace* trace, std::string no_caches = {})
+      : image_(cfg),
+        ctx_(std::make_unique<VerilatedContext>()),
+        caches_(caches != nullptr),
+        no_caches_(std::move(no_caches)) {
     ctx_->fatalOnError(false);
     ctx_->randReset(2);  // X-randomisation from the seed (1 unless the cosimulation gives one)
     ctx_->randSeed(int((trace ? trace->x_seed : 1) % 0x7FFFFFFF) + 1);
     const bool wave = trace && !trace->path.empty();
     if (wave) ctx_->traceEverOn(true);
-    dut_ = std::make_unique<Vstu_store_unit>(ctx_.get(), "stu_store_unit");
+    dut_ = std::make_unique<Top>(ctx_.get(), "stu_store_path");
     if (wave) {
       trace_ = *trace;
       fst_ = std::make_unique<VerilatedFstC>();
       dut_->trace(fst_.get(), 99);
       fst_->open(trace->path.c_str());
     }
+    Top& u = *dut_;
     // Every input valid low before reset: X-randomisation starts the inputs at random values
     // too, and a stray in_valid_i would start a warp during the configuration cycles.
-    dut_->in_valid_i = 0;
-    dut_->reg_valid_i = 0;
-    dut_->cfg_valid_i = 0;
-    dut_->alloc_rsp_valid_i = 0;
-    dut_->mbar_rd_rsp_valid_i = 0;
-    dut_->req_ready_i = dut_->ev_ready_i = dut_->tm_ready_i = 0;
-    dut_->mbar_wr_ready_i = dut_->st_ready_i = 0;
-    dut_->rst_ni = 0;
-    dut_->clk_i = 0;
-    dut_->eval();
+    u.in_valid_i = 0;
+    u.reg_valid_i = 0;
+    u.cfg_valid_i = 0;
+    u.ta_req_valid_i = 0;
+    u.cmd_valid_i = 0;
+    u.alloc_rsp_valid_i = 0;
+    u.mbar_rd_rsp_valid_i = 0;
+    u.req_ready_i = u.ev_ready_i = u.tm_ready_i = 0;
+    u.mbar_wr_ready_i = u.st_ready_i = 0;
+    u.l1_ev_ready_i = u.l2_res_ready_i = u.dram_ready_i = 1;
+    if (caches_) {
+      u.cfg_l1_set_mask_i = caches->l1.sets() - 1;
+      u.cfg_l1_ways_i = caches->l1.ways;
+      u.cfg_wb_entries_i = caches->write_buffer;
+      u.cfg_l2_set_mask_i = caches->l2.sets() - 1;
+      u.cfg_l2_ways_i = caches->l2.ways;
+    }
+    u.rst_ni = 0;
+    u.clk_i = 0;
+    u.eval();
     tick();
-    dut_->rst_ni = 1;
-    dut_->eval();
-    const uint64_t regs[] = {cfg.map.shared.base, cfg.map.shared.size, cfg.map.shared_cta_stride,
-                             cfg.map.local.base,  cfg.map.local.size,  cfg.map.param.base,
-                             cfg.map.param.size,  cfg.map.konst.base,  cfg.map.konst.size,
-                             cfg.cluster_ctas,    cfg.shared_bytes,    cfg.local_bytes,
-                             cfg.param_func_bytes};
-    for (unsigned i = 0; i < 13; ++i) {
-      dut_->cfg_valid_i = 1;
-      dut_->cfg_sel_i = uint8_t(i);
-      dut_->cfg_data_i = regs[i];
+    u.rst_ni = 1;
+    u.eval();
+    const uint64_t regs[] = {cfg.map.shared.base,
+                             cfg.map.shared.size,
+                             cfg.map.shared_cta_stride,
+                             cfg.map.local.base,
+                             cfg.map.local.size,
+                             cfg.map.param.base,
+                             cfg.map.param.size,
+                             cfg.map.konst.base,
+                             cfg.map.konst.size,
+                             cfg.cluster_ctas,
+                             cfg.shared_bytes,
+                             cfg.local_bytes,
+                             cfg.param_func_bytes,
+                             cfg.sass_regs,
+                             cfg.sass_misalign == golden::MisalignMode::Fault ? 1u : 0u};
+    for (unsigned i = 0; i < sizeof regs / sizeof regs[0]; ++i) {
+      u.cfg_valid_i = 1;
+      u.cfg_sel_i = uint8_t(i);
+      u.cfg_data_i = regs[i];
       tick();
     }
-    dut_->cfg_valid_i = 0;
-    if (caches) {
-      no_caches_ = RtlCaches::check(*caches);
-      if (no_caches_.empty()) caches_ = std::make_unique<RtlCaches>(ctx_.get(), *caches);
-    }
+    u.cfg_valid_i = 0;
   }
-  ~RtlModel() override {
-    caches_.reset();
+  ~PathModel() override {
     if (fst_) fst_->close();
     dut_->final();
   }
 
-  bool has_caches() const override { return caches_ != nullptr; }
+  bool has_caches() const override { return caches_; }
   std::string no_caches_reason() const override {
     return no_caches_.empty() ? StoreModel::no_caches_reason() : no_caches_;
   }
   golden::CacheLookup cache_line(sts::CacheLevel level, uint64_t addr) const override {
-    return caches_ ? caches_->lookup(level == sts::CacheLevel::L1, addr) : golden::CacheLookup{};
+    golden::CacheLookup r;
+    if (!caches_) return r;
+    Top& u = *dut_;
+    const uint64_t line = addr & ~uint64_t(golden::kLineBytes - 1);
+    u.dbg_l1_line_i = line;
+    u.dbg_l2_line_i = line;
+    u.eval();  // combinational: no clock edge
+    const bool l1 = level == sts::CacheLevel::L1;
+    r.hit = l1 ? u.dbg_l1_hit_o : u.dbg_l2_hit_o;
+    r.set = l1 ? u.dbg_l1_set_o : u.dbg_l2_set_o;
+    r.way = l1 ? u.dbg_l1_way_o : u.dbg_l2_way_o;
+    const auto& valid = l1 ? u.dbg_l1_valid_o : u.dbg_l2_valid_o;
+    const auto& dirty = l1 ? u.dbg_l1_dirty_o : u.dbg_l2_dirty_o;
+    r.valid = {get_bits(valid, 0, 64), get_bits(valid, 64, 64)};
+    r.dirty = {get_bits(dirty, 0, 64), get_bits(dirty, 64, 64)};
+    r.cls = golden::EvictClass(l1 ? u.dbg_l1_cls_o : u.dbg_l2_cls_o);
+    return r;
   }
   size_t write_buffer_entries() const override {
-    return caches_ ? caches_->write_buffer_entries() : 0;
+    if (!caches_) return 0;
+    dut_->eval();
+    return dut_->dbg_wb_count_o;
   }
   void drain_caches(bool flush) override {
-    if (caches_) caches_->drain(flush);
+    if (!caches_) return;
+    events_.clear();
+    Top& u = *dut_;
+    u.cmd_valid_i = 1;
+    u.cmd_flush_i = flush;
+    bool taken = false;
+    for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
+      u.clk_i = 0;
+      u.eval();
+      const bool take = u.cmd_valid_i && u.cmd_ready_o;
+      observe_caches();
+      const bool done = taken && !u.cmd_busy_o && caches_quiet();
+      clock_edge();
+      if (take) {
+        u.cmd_valid_i = 0;
+        taken = true;
+      }
+      if (done) return;
+    }
+    u.cmd_valid_i = 0;
+    error_ = "the RTL caches did not finish a " + std::string(flush ? "flush" : "drain") +
+             " within " + std::to_string(kMaxCycles) + " cycles (they hang)";
   }
   const golden::HierarchyEvents* cache_events() const override {
-    return caches_ ? &caches_->events() : nullptr;
+    return caches_ ? &events_ : nullptr;
   }
   const std::vector<golden::DramWrite>* dram_writes() const override {
-    return caches_ ? &caches_->dram() : nullptr;
+    return caches_ ? &dram_ : nullptr;
+  }
+
+  std::optional<uint32_t> tmem_alloc(uint32_t cta, uint32_t cols) override {
+    uint32_t taddr = 0;
+    if (!tmem_request(false, cta, cols, 0, taddr)) return std::nullopt;
+    mirror_tmem(image_.cta(cta).tmem_alloc.alloc(cols) == std::optional<uint32_t>(taddr));
+    return taddr;
+  }
+  bool tmem_dealloc(uint32_t cta, uint32_t taddr, uint32_t cols) override {
+    uint32_t unused = 0;
+    const bool ok = tmem_request(true, cta, cols, taddr, unused);
+    if (ok) mirror_tmem(image_.cta(cta).tmem_alloc.dealloc(taddr, cols));
+    return ok;
   }
 
   std::string_view name() const override { return "rtl"; }
@@ -377,37 +258,20 @@ class RtlModel final : public RtlStoreModel {
 
   void execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
                const golden::WarpOperands& ops, golden::StoreResult& out) override {
-    execute_top(ins, ctx, ops, out);
-    if (caches_) caches_->store(out);
-  }
-  void execute_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
-                    const golden::SassRegisterFile& rf, golden::StoreResult& out) override {
-    execute_sass_top(s, ctx, rf, out);
-    if (caches_) caches_->store(out);
-  }
-
-  std::string take_error() override {
-    std::string e = std::exchange(error_, std::string());
-    if (caches_ && e.empty()) e = caches_->take_error();
-    return e;
-  }
-
- private:
-  void execute_top(const isa::Instruction& ins, const golden::WarpContext& ctx,
-                   const golden::WarpOperands& ops, golden::StoreResult& out) {
     out.clear();
-    out.order = golden::ordering_of(ins);  // the decoder's rule; the RTL narrows the scope
+    events_.clear();
+    // The static cache attributes (what the instruction names); the policy is the RTL's.
     out.cache.cop = ins.cop;
     out.cache.l1 = ins.l1;
     out.cache.l2 = ins.l2;
-    if (ins.cache_hint) {  // the policy decoder belongs to the L2 (stu_l2_wslice, planned)
-      out.cache.has_policy = true;
-      const unsigned low = ctx.active ? unsigned(__builtin_ctz(ctx.active)) : 0;
-      out.cache.policy = golden::decode_policy(ops.policy[low]);
-    }
+    out.cache.has_policy = ins.cache_hint;
+    out.order.async = ins.op != isa::Opcode::St;
     if (ctx.active == 0 || ins.stores_nothing()) return;  // nothing reaches the unit (ptxas)
     Decoded d;
     d.active = ctx.active;
+    d.abs = ins.addr.base == isa::Address::Base::Immediate;
+    d.imm = uint64_t(ins.addr.offset);
+    d.addr = ops.addr;
     if (ins.op == isa::Opcode::Tcgen05St) {
       d.regs = ins.tmem_regs();
       if (!ins.shape || d.regs == 0 || ops.src.size() < size_t(d.regs) * 32) {
@@ -419,13 +283,8 @@ class RtlModel final : public RtlStoreModel {
       d.num = ins.num ? ins.num : 1;
       d.unpack = ins.unpack16;
       d.split = ins.split_off ? uint32_t(ins.split_off->value) : 0;
-      if (ctx.cta < image_.config().cluster_ctas)
-        d.alloc = image_.cta(ctx.cta).tmem_alloc.unit_mask();  // the allocator's state
-      for (unsigned l = 0; l < 32; ++l) d.addr[l] = address_of(ins.addr, ops.addr[l]);
       d.ops = &ops;
       run(d, ctx, out);
-      out.bytes =
-          4ull * unsigned(__builtin_popcount(out.stored_mask)) * d.regs * (d.unpack ? 2 : 1);
       return;
     }
     const unsigned elems = ins.vec_lanes();
@@ -436,9 +295,6 @@ class RtlModel final : public RtlStoreModel {
       return;
     }
     d.kind = ins.op != isa::Opcode::StAsync ? kSt : ins.is_async_release() ? kAsyncRelease : kAsync;
-    d.mmio = ins.mmio;
-    d.has_policy = ins.cache_hint;
-    d.policy = ops.policy;
     d.generic = !ins.space;
     if (ins.space) d.space = *ins.space;
     d.elem_bytes = esize;
@@ -446,16 +302,21 @@ class RtlModel final : public RtlStoreModel {
     if (ins.src.size() == elems)
       for (unsigned e = 0; e < elems; ++e)
         if (ins.src[e].kind == isa::Operand::Kind::Sink) d.sinks |= uint8_t(1u << e);
-    for (unsigned s = 0; s <= unsigned(MemSpace::Tmem); ++s) {
-      const isa::SpaceViolations v = isa::space_violations(ins, golden::isa_space(MemSpace(s)));
-      d.space_fault[s] = v.has(isa::SpaceRule::ReadOnly) ? golden::FaultKind::ReadOnly
-                         : v.any()                       ? golden::FaultKind::IllegalForSpace
-                                                         : golden::FaultKind::None;
+    d.sem = ins.effective_sem();
+    d.scope = ins.scope;
+    d.mmio = ins.mmio;
+    d.cop = ins.cop;
+    d.l1 = ins.l1;
+    d.l2 = ins.l2;
+    d.has_policy = ins.cache_hint;
+    d.policy = ops.policy;
+    last_policy_raw_ = ops.policy[unsigned(__builtin_ctz(ctx.active))];  // reported with the decode
+    if (ins.mbar) {
+      d.mbar_abs = ins.mbar->base == isa::Address::Base::Immediate;
+      d.mbar_imm = uint64_t(ins.mbar->offset);
+      d.mbar = ops.mbar;
     }
-    d.scope = out.order.scope ? 1 + unsigned(*out.order.scope) : 0;
     for (unsigned l = 0; l < 32; ++l) {
-      d.addr[l] = address_of(ins.addr, ops.addr[l]);
-      if (ins.mbar) d.mbar[l] = address_of(*ins.mbar, ops.mbar[l]);
       for (unsigned e = 0; e < elems; ++e) {
         const golden::RegValue& v = ops.value(e, l);
         uint8_t* p = d.data[l].data() + e * esize;
@@ -463,29 +324,36 @@ class RtlModel final : public RtlStoreModel {
         if (esize > 8) std::memcpy(p + 8, &v.hi, esize - 8);
       }
     }
+    out.order.mmio = ins.mmio;
     run(d, ctx, out);
-    if (out.order.scope) {
-      const unsigned s = narrowed_scope_;
-      out.order.scope = s ? std::optional<isa::Scope>(isa::Scope(s - 1)) : std::nullopt;
-    }
   }
 
-  void execute_sass_top(const isa::SassSt& s, const golden::WarpContext& ctx,
-                        const golden::SassRegisterFile& rf, golden::StoreResult& out) {
+  void execute_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
+                    const golden::SassRegisterFile& rf, golden::StoreResult& out) override {
     out.clear();
-    out.cache.cop = isa::CacheOp(uint8_t(s.cop));
+    events_.clear();
+    out.cache.cop = isa::CacheOp(uint8_t(s.cop));  // WB, CG, CS, WT in the same order
     Decoded d;
     d.kind = kSass;
+    d.active = ctx.active;  // the unit applies the guard
+    d.cop = out.cache.cop;
     const unsigned size = isa::bytes_of(s.size);
     d.elem_bytes = size;
-    d.mode = image_.config().sass_misalign;
+    d.imm = uint64_t(s.imm);
+    d.sass_extended = s.extended;
+    d.sass_no_ra = s.absolute();
+    d.sass_ra = s.ra;
+    if (s.guard) {
+      d.guard = s.guard->index;
+      d.guard_neg = s.guard->negated;
+    }
+    d.plg = s.plg.index;
+    d.plg_neg = s.plg.negated;
+    // The register file: Ra, Ra+1, the data registers and the predicates of every lane.
     for (unsigned l = 0; l < 32; ++l) {
-      if (!(ctx.active >> l & 1)) continue;
-      if (s.guard && rf.pred(l, s.guard->index) == s.guard->negated) continue;
-      d.active |= 1u << l;
-      // The address generation of SASS ST (the front end of the unit, golden::sass_address).
-      d.addr[l] = golden::sass_address(s, rf, l, image_.config().sass_regs);
-      if (rf.pred(l, s.plg.index) != s.plg.negated) d.plg |= 1u << l;
+      d.ra_lo[l] = rf.read(l, s.ra);
+      d.ra_hi[l] = rf.read(l, s.ra + 1u);
+      for (unsigned p = 0; p < 7; ++p) d.pred[l] |= uint8_t(rf.pred(l, p)) << p;
       for (unsigned b = 0; b < size; ++b) {
         const unsigned reg = s.rb == isa::kRZ ? isa::kRZ : s.rb + b / 4;
         d.data[l][b] = uint8_t(rf.read(l, reg) >> (8 * (b % 4)));
@@ -494,15 +362,39 @@ class RtlModel final : public RtlStoreModel {
     run(d, ctx, out);
   }
 
-  static uint64_t address_of(const isa::Address& a, uint64_t reg) {
-    if (a.base == isa::Address::Base::Immediate) return uint64_t(a.offset);
-    return reg + uint64_t(a.offset);
-  }
+  std::string take_error() override { return std::exchange(error_, std::string()); }
+
+ private:
   static void bad_instruction(uint32_t active, golden::StoreResult& out) {
     for (uint32_t m = active; m; m &= m - 1)
       out.set_fault(unsigned(__builtin_ctz(m)), golden::FaultKind::BadInstruction, 0);
   }
+  void mirror_tmem(bool same) {
+    if (!same && error_.empty())
+      error_ = "the RTL TMEM allocator and the image's record of it disagree";
+  }
+
+  // tcgen05.alloc / dealloc on the unit's allocator port.
+  bool tmem_request(bool dealloc, uint32_t cta, uint32_t cols, uint32_t taddr, uint32_t& out) {
+    Top& u = *dut_;
+    u.ta_req_valid_i = 1;
+    u.ta_req_dealloc_i = dealloc;
+    u.ta_req_cta_i = uint8_t(cta);
+    u.ta_req_cols_i = cols;
+    u.ta_req_taddr_i = taddr;
+    tick();
+    u.ta_req_valid_i = 0;
+    u.eval();
+    out = u.ta_rsp_taddr_o;
+    return u.ta_rsp_valid_o && u.ta_rsp_ok_o;
+  }
+
+  // One clock cycle from wherever the clock is (a store's run leaves it high).
   void tick() {
+    if (dut_->clk_i) {
+      dut_->clk_i = 0;
+      dut_->eval();
+    }
     dut_->clk_i = 1;
     dut_->eval();
     dump(1);
@@ -510,6 +402,15 @@ class RtlModel final : public RtlStoreModel {
     dut_->clk_i = 0;
     dut_->eval();
     dump(0);
+  }
+  void clock_edge() {
+    dump(0);
+    dut_->clk_i = 1;
+    dut_->eval();
+    dump(1);
+    ++cycles_;
+    if (ctx_->gotError() && error_.empty())
+      error_ = "an RTL assertion failed in stu_store_path (its message is above)";
   }
   // Samples the waveform (when traced): cycle c's low half at time 2c, its rising edge at 2c+1.
   void dump(unsigned half) {
@@ -521,12 +422,87 @@ class RtlModel final : public RtlStoreModel {
     last_dump_ = t;
   }
 
-  // Drives one decoded warp store through the top and collects what it reports.
+  // The caches' outputs this cycle (every output is always ready): the L1's events (each
+  // non-drain event belongs to the oldest global line sent), the L2 writes the slice takes and
+  // their results, the DRAM writes.
+  void observe_caches() {
+    if (!caches_) return;
+    Top& u = *dut_;
+    if (u.l1_ev_valid_o) {
+      const auto& e = u.l1_ev_o;
+      const uint32_t drained = uint32_t(get_field(e, 0, L1E::drained));
+      l2_expected_ += drained;
+      if (!get_field(e, 0, L1E::drain)) {
+        golden::L1Event ev;
+        if (!l1_lines_.empty()) {
+          ev.line = l1_lines_.front();
+          l1_lines_.pop_front();
+        }
+        ev.action.on_hit = get_field(e, 0, L1E::invalidate) ? golden::L1OnHit::Invalidate
+                                                            : golden::L1OnHit::Update;
+        ev.action.allocate = get_field(e, 0, L1E::allocate);
+        ev.action.cls = golden::EvictClass(get_field(e, 0, L1E::cls));
+        if (get_field(e, 0, L1E::keep_cls)) ev.action.cls = std::nullopt;
+        ev.hit = get_field(e, 0, L1E::hit);
+        ev.allocated = get_field(e, 0, L1E::allocated);
+        ev.invalidated = get_field(e, 0, L1E::invalidated);
+        ev.evicted = get_field(e, 0, L1E::evicted);
+        ev.victim_line = get_field(e, 0, L1E::victim_line);
+        ev.wb.merged = get_field(e, 0, L1E::merged);
+        ev.wb.drained = drained;
+        events_.l1.push_back(ev);
+      }
+    }
+    if (u.l2_wr_valid_o) {
+      const auto& w = u.l2_wr_o;
+      golden::L2Write lw;
+      lw.req.line = get_field(w, 0, L2W::line);
+      lw.req.bytes = {get_bits(w, L2W::bytes.lsb, 64), get_bits(w, L2W::bytes.lsb + 64, 64)};
+      get_bytes(w, L2W::data.lsb, lw.req.data.data(), golden::kLineBytes);
+      lw.req.l2.cls = golden::EvictClass(get_field(w, 0, L2W::cls));
+      if (get_field(w, 0, L2W::keep_cls)) lw.req.l2.cls = std::nullopt;
+      lw.req.l2.allocate = get_field(w, 0, L2W::allocate);
+      lw.req.l2.mode =
+          get_field(w, 0, L2W::through) ? golden::WriteMode::Through : golden::WriteMode::Back;
+      l2_sent_.push_back(lw);
+      ++l2_seen_;
+    }
+    if (u.l2_res_valid_o) {
+      const auto& r = u.l2_res_o;
+      if (!get_field(r, 0, L2R::flush) && !l2_sent_.empty()) {
+        golden::L2Write lw = l2_sent_.front();
+        l2_sent_.pop_front();
+        lw.hit = get_field(r, 0, L2R::hit);
+        lw.allocated = get_field(r, 0, L2R::allocated);
+        lw.evicted = get_field(r, 0, L2R::evicted);
+        lw.victim_line = get_field(r, 0, L2R::victim_line);
+        events_.l2.push_back(lw);
+      }
+    }
+    if (u.dram_valid_o) {
+      const auto& d = u.dram_o;
+      golden::DramWrite dw;
+      dw.line = get_field(d, 0, DW::line);
+      dw.bytes = {get_bits(d, DW::bytes.lsb, 64), get_bits(d, DW::bytes.lsb + 64, 64)};
+      dw.cause = golden::DramCause(get_field(d, 0, DW::cause));
+      get_bytes(d, DW::data.lsb, dw.data.data(), golden::kLineBytes);
+      events_.dram.push_back(dw);
+      dram_.push_back(dw);
+    }
+  }
+  // Nothing in the caches still to come: every global line has its event, every entry that
+  // left the buffer reached the L2 and has its result, and no output is valid.
+  bool caches_quiet() const {
+    if (!caches_) return true;
+    const Top& u = *dut_;
+    return l1_lines_.empty() && l2_seen_ == l2_expected_ && l2_sent_.empty() && !u.l1_ev_valid_o &&
+           !u.l2_res_valid_o && !u.dram_valid_o;
+  }
+
+  // Drives one warp store through the path and collects what it reports.
   void run(const Decoded& d, const golden::WarpContext& ctx, golden::StoreResult& out) {
-    Vstu_store_unit& u = *dut_;
+    Top& u = *dut_;
     u.in_kind_i = d.kind;
-    u.in_mmio_i = d.mmio;
-    u.in_has_policy_i = d.has_policy;
     u.in_cta_i = ctx.cta;
     u.in_warp_i = ctx.warp;
     u.in_active_i = d.active;
@@ -535,32 +511,50 @@ class RtlModel final : public RtlStoreModel {
     u.in_elem_log2_i = uint8_t(log2u(d.elem_bytes));
     u.in_elems_log2_i = uint8_t(log2u(d.elems));
     u.in_sinks_i = d.sinks;
-    u.in_mode_i = d.mode == golden::MisalignMode::Fault ? 1 : 0;
-    uint64_t space_fault = 0;
-    for (unsigned s = 0; s < 8; ++s) space_fault |= uint64_t(d.space_fault[s]) << (5 * s);
-    u.in_space_fault_i = space_fault;
+    u.in_sem_i = uint8_t(d.sem);
+    u.in_has_scope_i = d.scope.has_value();
+    u.in_scope_i = d.scope ? uint8_t(*d.scope) : 0;
+    u.in_mmio_i = d.mmio;
+    u.in_has_cop_i = d.cop.has_value();
+    u.in_cop_i = d.cop ? uint8_t(*d.cop) : 0;
+    u.in_has_l1_i = d.l1.has_value();
+    u.in_l1_i = d.l1 ? uint8_t(*d.l1) : 0;
+    u.in_has_l2_i = d.l2.has_value();
+    u.in_l2_i = d.l2 ? uint8_t(*d.l2) : 0;
+    u.in_has_policy_i = d.has_policy;
+    u.in_abs_i = d.abs;
+    u.in_imm_i = d.imm;
+    u.in_mbar_abs_i = d.mbar_abs;
+    u.in_mbar_imm_i = d.mbar_imm;
+    u.in_sass_extended_i = d.sass_extended;
+    u.in_sass_no_ra_i = d.sass_no_ra;
+    u.in_sass_ra_i = d.sass_ra;
+    u.in_guard_i = d.guard;
+    u.in_guard_neg_i = d.guard_neg;
     u.in_plg_i = d.plg;
+    u.in_plg_neg_i = d.plg_neg;
     u.in_shape_i = uint8_t(d.shape);
     u.in_num_i = uint8_t(d.num);
     u.in_unpack_i = d.unpack;
     u.in_split_i = d.split;
-    u.in_alloc_i = d.alloc;
-    unsigned beat = 0;
-    u.in_scope_i = uint8_t(d.scope);
     for (unsigned l = 0; l < 32; ++l) {
       put_bits(u.in_addr_i, 64 * l, 64, d.addr[l]);
       put_bits(u.in_mbar_i, 64 * l, 64, d.mbar[l]);
       put_bits(u.in_policy_i, 64 * l, 64, d.policy[l]);
+      put_bits(u.in_ra_lo_i, 32 * l, 32, d.ra_lo[l]);
+      put_bits(u.in_ra_hi_i, 32 * l, 32, d.ra_hi[l]);
+      put_bits(u.in_pred_i, 7 * l, 7, d.pred[l]);
       put_bytes(u.in_data_i, 256 * l, d.data[l].data(), 32);
     }
+    unsigned beat = 0;
     u.in_valid_i = 1;
     u.alloc_rsp_valid_i = 0;
     u.mbar_rd_rsp_valid_i = 0;
     u.mbar_wr_ready_i = 1;
-    u.ev_ready_i = 1;
     u.st_ready_i = 1;
+    bool done = false;
     for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
-      // Back-pressure on the request and event ports: a fixed pseudo-random pattern.
+      // Back-pressure on the request, event and TMEM ports: a fixed pseudo-random pattern.
       lfsr_ = lfsr_ >> 1 ^ (-(lfsr_ & 1u) & 0xB400u);
       u.req_ready_i = (lfsr_ & 3) != 0;
       u.ev_ready_i = (lfsr_ & 12) != 0;
@@ -568,16 +562,24 @@ class RtlModel final : public RtlStoreModel {
       u.reg_valid_i = d.kind == kTcgen05 && beat < d.regs && !u.in_valid_i;
       if (u.reg_valid_i) {
         u.reg_last_i = beat + 1 == d.regs;
-        for (unsigned t = 0; t < 32; ++t) u.reg_data_i[t] = uint32_t(d.ops->value(beat, t).lo);
+        for (unsigned t = 0; t < 32; ++t)
+          put_bits(u.reg_data_i, 32 * t, 32, uint32_t(d.ops->value(beat, t).lo));
       }
       u.clk_i = 0;
       u.eval();
       const bool taken = u.in_valid_i && u.in_ready_o;  // at this cycle's edge
       // The memory side answers in the cycle it is asked (then the outputs settle again).
-      if (u.alloc_req_valid_o || u.mbar_rd_valid_o) {
-        u.alloc_rsp_valid_i = u.alloc_req_valid_o;
-        u.alloc_rsp_ok_i = u.alloc_req_valid_o &&
-                           image_.allocations().contains(u.alloc_req_addr_o, u.alloc_req_size_o);
+      const uint32_t asked = u.alloc_req_valid_o;
+      if (asked || u.mbar_rd_valid_o) {
+        uint32_t ok = 0;
+        for (uint32_t m = asked; m; m &= m - 1) {
+          const unsigned l = unsigned(__builtin_ctz(m));
+          if (image_.allocations().contains(get_bits(u.alloc_req_addr_o, 64 * l, 64),
+                                            u.alloc_req_size_o))
+            ok |= 1u << l;
+        }
+        u.alloc_rsp_valid_i = asked;
+        u.alloc_rsp_ok_i = ok;
         u.mbar_rd_rsp_valid_i = u.mbar_rd_valid_o;
         if (u.mbar_rd_valid_o)
           u.mbar_rd_word_i = golden::encode(image_.mbar(u.mbar_rd_cta_o, u.mbar_rd_offset_o));
@@ -591,22 +593,21 @@ class RtlModel final : public RtlStoreModel {
                                              uint8_t(u.ev_lane_o), bool(u.ev_completed_o)});
       if (u.mbar_wr_valid_o && u.mbar_wr_ready_i)
         image_.set_mbar(u.mbar_wr_cta_o, u.mbar_wr_offset_o, golden::decode_mbar(u.mbar_wr_word_o));
-      const bool done = u.st_valid_o && u.st_ready_i;
-      if (done) take_status(out);
-      dump(0);
-      u.clk_i = 1;
-      u.eval();
-      dump(1);
-      ++cycles_;
+      if (u.st_valid_o && u.st_ready_i) {
+        take_status(out);
+        done = true;
+      }
+      observe_caches();
+      const bool finished = done && caches_quiet();
+      clock_edge();
       if (taken) u.in_valid_i = 0;
       if (beat_taken) ++beat;
       u.alloc_rsp_valid_i = 0;
       u.mbar_rd_rsp_valid_i = 0;
-      if (ctx_->gotError() && error_.empty())
-        error_ = "an RTL assertion failed in stu_store_unit (its message is above)";
-      if (done) return;
+      if (finished) return;
     }
-    error_ = "the RTL store unit gave no status within " + std::to_string(kMaxCycles) +
+    u.in_valid_i = 0;
+    error_ = "the RTL store path gave no status within " + std::to_string(kMaxCycles) +
              " cycles (it hangs)";
   }
 
@@ -623,7 +624,7 @@ class RtlModel final : public RtlStoreModel {
       image_.write(l.dest, l.line + b, l.data.data() + b, e - b);
       b = e;
     }
-    out.bytes += l.bytes.count();
+    if (caches_ && l.dest.space == MemSpace::Global) l1_lines_.push_back(l.line);
     out.lines.push_back(l);
   }
 
@@ -640,7 +641,7 @@ class RtlModel final : public RtlStoreModel {
   }
 
   void take_status(golden::StoreResult& out) {
-    const Vstu_store_unit& u = *dut_;
+    const Top& u = *dut_;
     for (unsigned l = 0; l < 32; ++l) {
       const auto k = golden::FaultKind(get_bits(u.st_fault_o, 5 * l, 5));
       if (k != golden::FaultKind::None)
@@ -648,35 +649,60 @@ class RtlModel final : public RtlStoreModel {
     }
     out.stored_mask = u.st_stored_o;
     out.forced_align_mask = u.st_forced_o;
-    narrowed_scope_ = u.st_scope_o;
+    out.bytes = u.st_bytes_o;
+    golden::Ordering& o = out.order;
+    o.sem = isa::Sem(u.st_sem_o);
+    o.strong = u.st_strong_o;
+    o.scope = u.st_has_scope_o ? std::optional<isa::Scope>(isa::Scope(u.st_scope_o)) : std::nullopt;
+    o.release = u.st_release_o;
+    o.is_volatile = u.st_volatile_o;
+    o.async = u.st_async_o;
+    if (out.cache.has_policy) {
+      golden::CachePolicy& p = out.cache.policy;
+      p.kind = golden::CachePolicy::Kind(u.st_policy_kind_o);
+      p.primary = golden::L2Priority(u.st_policy_primary_o);
+      p.secondary = golden::L2Priority(u.st_policy_secondary_o);
+      p.fraction = float(u.st_policy_lines_o) / 16.0f;
+      p.raw = last_policy_raw_;
+    }
   }
 
   static constexpr uint64_t kMaxCycles = 1 << 20;
   golden::MachineState image_;
   std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Vstu_store_unit> dut_;
+  std::unique_ptr<Top> dut_;
+  bool caches_ = false;
+  std::string no_caches_;
   uint32_t lfsr_ = 0xACE1u;
-  unsigned narrowed_scope_ = 0;
   std::string error_;
   uint64_t cycles_ = 0;
+  uint64_t last_policy_raw_ = 0;
   RtlTrace trace_;
   bool dumped_ = false;
   uint64_t last_dump_ = 0;
   std::unique_ptr<VerilatedFstC> fst_;
-  std::unique_ptr<RtlCaches> caches_;  // with `cache` lines in the header
-  std::string no_caches_;              // why not, when the blocks cannot hold the geometry
+  // The caches' events of the last store, drain or flush, and every DRAM write so far.
+  golden::HierarchyEvents events_;
+  std::vector<golden::DramWrite> dram_;
+  std::deque<uint64_t> l1_lines_;        // global lines sent to the L1, awaiting their events
+  std::deque<golden::L2Write> l2_sent_;  // L2 writes taken, awaiting their results
+  uint64_t l2_expected_ = 0, l2_seen_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,
                                               const RtlTrace* trace) {
-  return std::make_unique<RtlModel>(cfg, nullptr, trace);
+  return std::make_unique<PathModel<Vstu_store_path_nocache>>(cfg, nullptr, trace);
 }
+
 std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,
                                               const golden::HierarchyConfig& caches,
                                               const RtlTrace* trace) {
-  return std::make_unique<RtlModel>(cfg, &caches, trace);
+  const std::string why = caches_fit(caches);
+  if (!why.empty())
+    return std::make_unique<PathModel<Vstu_store_path_nocache>>(cfg, nullptr, trace, why);
+  return std::make_unique<PathModel<Vstu_store_path>>(cfg, &caches, trace);
 }
 
 }  // namespace stu::tb

@@ -105,7 +105,7 @@ TEST(StoreUnit, StAsyncV4CompletesSixteenBytesPerLaneOnTheBarrier) {
 
 TEST(StoreUnit, Tcgen05FromTheWrongQuarterWritesNothing) {
   auto m = tb::make_rtl_model(golden::ModelConfig{});
-  m->image().cta(0).tmem_alloc.alloc(32);
+  ASSERT_EQ(m->tmem_alloc(0, 32), std::optional<uint32_t>(0));  // the RTL's own allocator
   const isa::Instruction ins = parse("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1};");
   golden::WarpOperands ops;
   ops.src.assign(32, golden::RegValue{});

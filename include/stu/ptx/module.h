@@ -35,9 +35,10 @@ struct CheckStats {
   bool has_version = false;
 };
 
-// Called for every store-family instruction that parsed; `valid` is false when validation
-// reported an error for it.
-using StoreVisitor = std::function<void(const isa::Instruction& ins, bool valid)>;
+// Called for every store-family instruction that parsed, with the target it was validated for;
+// `valid` is false when validation reported an error for it.
+using StoreVisitor =
+    std::function<void(const isa::Instruction& ins, bool valid, const isa::Target& target)>;
 
 CheckStats check_module(std::string_view text, Diagnostics& diags, const CheckOptions& opts = {},
                         const StoreVisitor& visit = nullptr);

@@ -42,6 +42,16 @@ class StoreModel {
   // A failure of the model itself in the last store (an RTL assertion, a hang); empty when none.
   virtual std::string take_error() { return {}; }
 
+  // tcgen05.alloc / tcgen05.dealloc on a CTA, by the model's own allocator (the golden model:
+  // the TmemAllocator of its image; the RTL: stu_tmem_alloc). The allocated address, or nullopt;
+  // whether the dealloc named one live allocation.
+  virtual std::optional<uint32_t> tmem_alloc(uint32_t cta, uint32_t cols) {
+    return image().cta(cta).tmem_alloc.alloc(cols);
+  }
+  virtual bool tmem_dealloc(uint32_t cta, uint32_t taddr, uint32_t cols) {
+    return image().cta(cta).tmem_alloc.dealloc(taddr, cols);
+  }
+
   // The caches (L1, write buffer, L2 slice) the model keeps when the test configures them
   // (`cache` lines in the header), each model by its own means; cache expectations and
   // `drain` / `flush` read and drive them through these queries only.
