@@ -11,9 +11,28 @@ bool Runner::need_last(const Stmt& s) {
                   : "expectation about the last store, but no store has executed");
   return false;
 }
+// What an expectation reads (for models that cannot observe everything).
+Effect effect_of(const Stmt& s) {
+  const std::string& w = s.word;
+  if (w == "memory")
+    return s.mem.space == MemSpace::Tmem && !s.mem.generic ? Effect::Tmem : Effect::Memory;
+  if (w == "mbarrier") return Effect::Mbarrier;
+  if (w == "l1" || w == "l2" || w == "dram_write" || w == "write_buffer" || w == "dram_writes")
+    return Effect::Caches;
+  if (w == "faults" || w == "fault") return Effect::Faults;
+  if (w == "cache") return Effect::CacheAttrs;
+  return Effect::Store;
+}
+
 void Runner::expect(const Stmt& s) {
   ++sum_.expectations;
   const std::string& w = s.word;
+  if (!model_.observes(effect_of(s))) {
+    ++sum_.not_observable;
+    d_.note(s.loc, "not observable on " + std::string(model_.name()) + ": expect " + w);
+    unclaimed_ = 0;
+    return;
+  }
   if (w == "memory") return expect_memory(s);
   if (w == "mbarrier") return expect_mbarrier(s);
   if (w == "l1" || w == "l2") return expect_cache_line(s);
@@ -32,6 +51,7 @@ void Runner::expect(const Stmt& s) {
   }
   if (!need_last(s)) return;
   if (w == "faults") {
+    if (whole_store_fault(s, golden::FaultKind::None, "no faults")) return;
     if (last_.fault_mask) {
       const unsigned l = unsigned(__builtin_ctz(last_.fault_mask));
       fail(s.loc, "expected no faults, but " +
@@ -67,6 +87,22 @@ void Runner::expect(const Stmt& s) {
     fail(s.loc,
          "expectation failed: " + w + ": expected " + num(want, w) + ", actual " + num(got, w));
 }
+bool Runner::whole_store_fault(const Stmt& s, golden::FaultKind want, const std::string& what) {
+  using V = StoreModel::FaultVerdict;
+  const V v = model_.fault_seen(want);
+  if (v == V::PerLane) return false;
+  fault_claimed_ = true;
+  if (v == V::Unobservable) {
+    ++sum_.not_observable;
+    d_.note(s.loc, "not observable on " + std::string(model_.name()) + ": expect " + what +
+                       " (no " + std::string(model_.name()) + " error tells it apart)");
+  } else if (v == V::Disagrees) {
+    const std::string e = model_.store_outcome();
+    fail(s.loc,
+         "expectation failed: " + what + ": the store ended with " + (e.empty() ? "no error" : e));
+  }
+  return true;
+}
 std::string Runner::num(uint64_t v, const std::string& what) {
   return what == "stored" || what == "forced_align" ? hex(v, 8) : std::to_string(v);
 }
@@ -84,6 +120,7 @@ void Runner::expect_fault(const Stmt& s) {
     lanes |= uint32_t(m);
   }
   const golden::FaultKind want = *golden::fault_from_string(s.word2);
+  if (whole_store_fault(s, want, "fault " + s.word2)) return;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(lanes >> l & 1)) continue;
     const golden::FaultKind got = last_.fault[l].kind;

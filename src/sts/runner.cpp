@@ -71,6 +71,12 @@ bool Runner::values32(const std::string& name, Loc loc, std::array<uint64_t, 32>
   return true;
 }
 void Runner::check_unclaimed() {
+  using V = StoreModel::FaultVerdict;
+  if (have_last_ && !fault_claimed_ && model_.fault_seen(golden::FaultKind::None) == V::Disagrees)
+    fail(last_loc_, "unexpected error: the store ended with " + model_.store_outcome() +
+                        "; state it with 'expect fault lanes=all KIND'");
+  fault_claimed_ = false;
+  if (model_.fault_seen(golden::FaultKind::None) != V::PerLane) unclaimed_ = 0;  // not per lane
   for (unsigned l = 0; l < 32; ++l) {
     if (!(unclaimed_ >> l & 1)) continue;
     const golden::Fault& f = last_.fault[l];
@@ -145,7 +151,7 @@ void Runner::alloc(const Stmt& s) {
       return fail(s.loc, "global allocation [" + hex(base) + ", +" + hex(size) +
                              ") overlaps a generic window (see docs/golden.md)");
   }
-  if (!m_.allocations().add(base, size))
+  if (!model_.host_alloc(base, size))
     fail(s.loc, "global allocation [" + hex(base) + ", +" + hex(size) +
                     ") is empty, wraps or overlaps another allocation");
 }
@@ -242,7 +248,7 @@ void Runner::write(const Stmt& s) {
     }
     uint8_t b[8];
     for (unsigned i = 0; i < s.elem_bytes; ++i) b[i] = uint8_t(v >> (8 * i));
-    if (!m_.write(sp.d, sp.off + k * s.elem_bytes, b, s.elem_bytes))
+    if (!model_.host_write(sp.d, sp.off + k * s.elem_bytes, b, s.elem_bytes))
       return fail(s.mem.loc, "write outside " + std::string(golden::to_string(sp.d.space)) +
                                  " memory at offset " + hex(sp.off + k * s.elem_bytes));
   }
@@ -274,7 +280,7 @@ void Runner::tmem_alloc(const Stmt& s) {
     if (!eval(smem->expr, env(), at)) return;
     const uint8_t b[4] = {uint8_t(*base), uint8_t(*base >> 8), uint8_t(*base >> 16),
                           uint8_t(*base >> 24)};
-    if (at % 4 || !m_.write(golden::Dest{MemSpace::Shared, uint16_t(cta), 0}, at, b, 4))
+    if (at % 4 || !model_.host_write(golden::Dest{MemSpace::Shared, uint16_t(cta), 0}, at, b, 4))
       fail(smem->loc, "tcgen05.alloc: smem=" + hex(at) +
                           " is not a 4-byte-aligned shared-memory offset of the CTA");
   }
@@ -298,10 +304,9 @@ void Runner::mbarrier(const Stmt& s) {
                           uint32_t(w == "init" || w == "arrive" ? count : bytes)};
   if ((w == "init" || w == "arrive") ? count > 0xFFFFFFFFull : bytes > 0xFFFFFFFFull)
     return fail(s.loc, "mbarrier count out of range");
-  const golden::MbarStep st = golden::mbar_step(m_.mbar(uint32_t(cta), addr), op);
-  if (st.fault != golden::FaultKind::None)
-    return fail(s.loc, "mbarrier " + w + ": " + std::string(golden::describe(st.fault)));
-  m_.set_mbar(uint32_t(cta), addr, st.next);
+  const golden::FaultKind f = model_.host_mbarrier(uint32_t(cta), addr, op);
+  if (f != golden::FaultKind::None)
+    return fail(s.loc, "mbarrier " + w + ": " + std::string(golden::describe(f)));
 }
 uint32_t Runner::guard_mask(const std::string& reg, bool negated, Loc loc, bool& ok) {
   uint32_t m = 0;
@@ -340,6 +345,7 @@ bool Runner::source(const isa::Operand& o, const std::string& name, unsigned lan
 }
 void Runner::begin_store(const Stmt& s) {
   check_unclaimed();
+  fault_claimed_ = false;
   ++sum_.stores;
   last_loc_ = s.loc;
   have_last_ = true;
@@ -485,6 +491,7 @@ void Runner::after_store(const Stmt& s) {
   trace_caches(os);
 }
 void Runner::caches(const Stmt& s) {
+  if (!model_.observes(Effect::Caches)) return;  // a GPU's caches: neither seen nor driven
   if (!need_caches(s)) return;
   model_.drain_caches(s.word == "flush");
   if (!o_.trace) return;

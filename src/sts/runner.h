@@ -81,6 +81,9 @@ class Runner {
   bool need_last(const Stmt& s);
   void expect(const Stmt& s);
   static std::string num(uint64_t v, const std::string& what);
+  // An expected fault (None: no fault) against a model that sees faults per store (a GPU);
+  // false when the model reports them per lane (then the runner compares lane by lane).
+  bool whole_store_fault(const Stmt& s, golden::FaultKind want, const std::string& what);
   void expect_fault(const Stmt& s);
   // The field comparisons of one expectation: each key the statement gives is compared with
   // the actual value; every difference is reported in one message.
@@ -150,6 +153,7 @@ class Runner {
   golden::StoreResult last_;
   bool have_last_ = false;
   uint32_t unclaimed_ = 0;
+  bool fault_claimed_ = false;  // an expectation spoke of the last store's faults (whole-store)
   Loc last_loc_;
 };
 

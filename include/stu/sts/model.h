@@ -22,6 +22,22 @@ namespace stu::sts {
 
 enum class CacheLevel : uint8_t { L1, L2 };
 
+// What an expectation reads, for models that cannot see everything (a GPU sees memory and the
+// error that ends a kernel, nothing of the transactions in between).
+enum class Effect : uint8_t {
+  Memory,      // global, shared, local memory
+  Tmem,        // tensor memory cells
+  Mbarrier,    // an mbarrier's state
+  Faults,      // the faults of the last store
+  Store,       // the rest of the last store: lines, sectors, bytes, stored, forced, events, order
+  CacheAttrs,  // the last store's cache attributes
+  Caches,      // the L1, write buffer, L2 and DRAM
+};
+
+// The interface is narrow, in the manner of ibex's dv/cosim/cosim.h: the set-up steps the host
+// performs (host_*), one warp store at a time (execute*), and the queries the expectations
+// make (image, cache queries, observes, fault_seen). Golden, the RTL, the TLM model and a real
+// GPU (src/gpu) each implement it.
 class StoreModel {
  public:
   virtual ~StoreModel() = default;
@@ -41,6 +57,34 @@ class StoreModel {
   virtual bool supports(const isa::Instruction&, std::string&) const { return true; }
   // A failure of the model itself in the last store (an RTL assertion, a hang); empty when none.
   virtual std::string take_error() { return {}; }
+
+  // The host's set-up steps: `alloc global`, `write` (memory, not TMEM), and an `mbarrier`
+  // operation (its fault, or None). The defaults apply them to the image (the mbarrier in stu's
+  // layout, golden::mbar_step); a model that builds a program from them (the GPU) records them
+  // and leaves the barrier's arithmetic to the hardware.
+  virtual bool host_alloc(uint64_t base, uint64_t size) {
+    return image().allocations().add(base, size);
+  }
+  virtual bool host_write(const golden::Dest& d, uint64_t off, const uint8_t* bytes, size_t n) {
+    return image().write(d, off, bytes, n);
+  }
+  virtual golden::FaultKind host_mbarrier(uint32_t cta, uint64_t off, const golden::MbarOp& op) {
+    const golden::MbarStep st = golden::mbar_step(image().mbar(cta, off), op);
+    if (st.fault == golden::FaultKind::None) image().set_mbar(cta, off, st.next);
+    return st.fault;
+  }
+
+  // Whether the model can observe what an expectation reads (now: a GPU stops observing memory
+  // after a kernel that faulted). An expectation it cannot observe is reported as not
+  // observable, never as a pass.
+  virtual bool observes(Effect) const { return true; }
+  // A model that sees faults only as the error that ends a whole store (a GPU: one CUDA error
+  // per kernel) says whether an expected fault kind (None: no fault) agrees with what it saw,
+  // or that it cannot tell; PerLane (the default): the runner compares lane by lane.
+  enum class FaultVerdict : uint8_t { PerLane, Agrees, Disagrees, Unobservable };
+  virtual FaultVerdict fault_seen(golden::FaultKind) const { return FaultVerdict::PerLane; }
+  // How the last store ended, in the model's words (a GPU: "cudaErrorMisalignedAddress").
+  virtual std::string store_outcome() const { return {}; }
 
   // tcgen05.alloc / tcgen05.dealloc on a CTA, by the model's own allocator (the golden model:
   // the TmemAllocator of its image; the RTL: stu_tmem_alloc). The allocated address, or nullopt;

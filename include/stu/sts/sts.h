@@ -20,10 +20,11 @@ struct RunOptions {
 };
 
 struct RunSummary {
-  bool parsed = false;      // no syntax error (otherwise nothing was executed)
-  size_t stores = 0;        // store instructions executed
-  size_t expectations = 0;  // expectations checked
-  size_t failed = 0;        // expectations (and unexpected faults, runtime errors) failed
+  bool parsed = false;        // no syntax error (otherwise nothing was executed)
+  size_t stores = 0;          // store instructions executed
+  size_t expectations = 0;    // expectations checked
+  size_t failed = 0;          // expectations (and unexpected faults, runtime errors) failed
+  size_t not_observable = 0;  // expectations the model cannot observe (a GPU: line requests...)
   bool ok() const { return parsed && failed == 0; }
 };
 
