@@ -5,7 +5,11 @@
 // non-store instructions in between, as real PTX has.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "stu/diag.h"
 #include "stu/ptx/module.h"
@@ -66,6 +70,61 @@ void BM_CheckModule(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_CheckModule)->Arg(10000)->Arg(200000)->Unit(benchmark::kMillisecond);
+
+// Every store form ptxas accepts: the `ptxas: ok` case lines of the sm_100a / PTX 9.0 files of
+// the conformance corpora (train, heldout, heldout8), on their common preamble, repeated until
+// `stores`. Far more qualifier variety than make_module (and symbol operands, sinks, constant
+// expressions). STU_BENCH_WRITE_MODULE=FILE also writes it, for timing the whole process:
+//   STU_BENCH_WRITE_MODULE=/tmp/corpus.ptx build/bench_check --benchmark_filter=Corpus
+//   perf stat -r 10 build/stu check -q /tmp/corpus.ptx
+std::string make_corpus_module(size_t stores) {
+  std::string preamble;
+  std::vector<std::string> cases;
+  for (const char* corpus : {"train", "heldout", "heldout8"}) {
+    std::ifstream f(std::string(STU_SOURCE_DIR) + "/tests/conformance/" + corpus +
+                    "/sm_100a-ptx90.ptx");
+    const bool first = preamble.empty();
+    std::string line;
+    bool in_cases = false;
+    while (std::getline(f, line)) {
+      in_cases = in_cases || line.find("  // ptxas: ") != std::string::npos;
+      if (!in_cases) {
+        if (first && line.rfind("//", 0) != 0) preamble += line + "\n";  // the first file's
+      } else if (line.find("  // ptxas: ok") != std::string::npos) {
+        cases.push_back(line.substr(0, line.find("  // ptxas: ")));
+      }
+    }
+  }
+  if (cases.empty()) return {};
+  std::string m = preamble;
+  m.reserve(stores * 64);
+  for (size_t i = 0; i < stores; ++i) m += cases[i % cases.size()] + "\n";
+  m += "\tret;\n}\n";
+  return m;
+}
+
+void BM_CheckCorpusMix(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  const std::string m = make_corpus_module(n);
+  if (m.empty()) {
+    state.SkipWithError("the conformance corpora are not readable");
+    return;
+  }
+  if (const char* out = std::getenv("STU_BENCH_WRITE_MODULE")) std::ofstream(out) << m;
+  size_t errors = 0;
+  for (auto _ : state) {
+    stu::Diagnostics d;
+    auto s = stu::ptx::check_module(m, d);
+    errors += d.error_count();
+    benchmark::DoNotOptimize(s.stores);
+  }
+  if (errors) state.SkipWithError("the corpus module has errors");
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * m.size()));
+  state.counters["stores/s"] =
+      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_CheckCorpusMix)->Arg(200000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
