@@ -53,9 +53,8 @@ std::string make_module(size_t stores) {
   return m;
 }
 
-void BM_CheckModule(benchmark::State& state) {
-  const size_t n = static_cast<size_t>(state.range(0));
-  const std::string m = make_module(n);
+// check_module over `m` (of `n` stores), once per iteration.
+void check_throughput(benchmark::State& state, const std::string& m, size_t n) {
   size_t errors = 0;
   for (auto _ : state) {
     stu::Diagnostics d;
@@ -68,6 +67,11 @@ void BM_CheckModule(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * m.size()));
   state.counters["stores/s"] =
       benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_CheckModule(benchmark::State& state) {
+  const size_t n = static_cast<size_t>(state.range(0));
+  check_throughput(state, make_module(n), n);
 }
 BENCHMARK(BM_CheckModule)->Arg(10000)->Arg(200000)->Unit(benchmark::kMillisecond);
 
@@ -111,18 +115,7 @@ void BM_CheckCorpusMix(benchmark::State& state) {
     return;
   }
   if (const char* out = std::getenv("STU_BENCH_WRITE_MODULE")) std::ofstream(out) << m;
-  size_t errors = 0;
-  for (auto _ : state) {
-    stu::Diagnostics d;
-    auto s = stu::ptx::check_module(m, d);
-    errors += d.error_count();
-    benchmark::DoNotOptimize(s.stores);
-  }
-  if (errors) state.SkipWithError("the corpus module has errors");
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * n));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * m.size()));
-  state.counters["stores/s"] =
-      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+  check_throughput(state, m, n);
 }
 BENCHMARK(BM_CheckCorpusMix)->Arg(200000)->Unit(benchmark::kMillisecond);
 
