@@ -56,16 +56,7 @@ module stu_l2_action
     through_o  = mmio_i || (has_cop_i && cop_i == CopWt);
   end
 
-  ////////////////
-  // Assertions //
-  ////////////////
-
-`ifndef SYNTHESIS
-  always_comb begin
-    // A policy's share of primary lines is 1..16 of every 16.
-    LinesLegal_A: assert (policy_kind_i != PolicyFractional || (lines_i >= 5'd1 && lines_i <= 5'd16))
-      else $error("stu_l2_action: %0d of 16 lines", lines_i);
-  end
-`endif
+  // (No assertions: a purely combinational block sees no reset, and its inputs are registers
+  // of the store unit; `lines_i` is 1..16 by stu_policy_decode's construction.)
 
 endmodule

@@ -994,6 +994,21 @@ module stu_store_unit
     end
   end
 
+  // The warp's decoded policy (reset: the cache path reads it combinationally from the start).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pk_q <= PolicyOpaque;
+      pp_q <= PriorityUnchanged;
+      ps_q <= PriorityUnchanged;
+      pl_q <= 5'd16;
+    end else if (take) begin
+      pk_q <= in_has_policy_i ? pol_kind[low_lane] : PolicyOpaque;
+      pp_q <= pol_primary[low_lane];
+      ps_q <= pol_secondary[low_lane];
+      pl_q <= pol_lines[low_lane];
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= Idle;
@@ -1041,10 +1056,6 @@ module stu_store_unit
       cop_q           <= in_cop_i;
       l1_q            <= in_l1_i;
       l2_q            <= in_l2_i;
-      pk_q            <= in_has_policy_i ? pol_kind[low_lane] : PolicyOpaque;
-      pp_q            <= pol_primary[low_lane];
-      ps_q            <= pol_secondary[low_lane];
-      pl_q            <= pol_lines[low_lane];
       ord_sem_q       <= in_ord_sem;
       ord_strong_q    <= in_ord_strong;
       ord_has_scope_q <= in_ord_has_scope;

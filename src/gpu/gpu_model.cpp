@@ -123,8 +123,8 @@ class Replay final : public sts::StoreModel {
                golden::StoreResult& out) override {
     next(out);
   }
-  void execute_sass(const isa::SassSt&, const golden::WarpContext&,
-                    const golden::SassRegisterFile&, golden::StoreResult& out) override {
+  void execute_sass(const isa::SassSt&, const golden::WarpContext&, const golden::SassRegisterFile&,
+                    golden::StoreResult& out) override {
     next(out);
   }
   bool observes(sts::Effect e) const override {

@@ -7,6 +7,7 @@
 // end the two memory images (global allocations, shared memory, mbarriers) compared byte by
 // byte. The golden side runs on its own MachineState; the RTL side on the harness's image.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "ports.h"
 #include "rtl_model.h"
 #include "stu/diag.h"
+#include "stu/golden/cache.h"
 #include "stu/golden/executor.h"
 #include "stu/isa/parser.h"
 #include "stu/isa/sass.h"
@@ -121,6 +123,11 @@ struct Bench {
   std::unique_ptr<MachineState> gold;
   std::unique_ptr<RtlStoreModel> rtl;
   golden::Scratch scratch;
+  // Half the seeds run the store path with its caches (a random small geometry), the golden
+  // side a MemoryHierarchy of the same geometry; their DRAM writes are compared.
+  std::optional<golden::MemoryHierarchy> caches;
+  golden::HierarchyEvents events;
+  std::vector<golden::DramWrite> dram;
 
   void setup(Rng& r, const RtlTrace* trace) {
     cfg = golden::ModelConfig{};
@@ -132,7 +139,18 @@ struct Bench {
     cfg.sass_misalign =
         r.chance(0.5) ? golden::MisalignMode::Fault : golden::MisalignMode::ForceAlign;
     gold = std::make_unique<MachineState>(cfg);
-    rtl = make_rtl_model(cfg, trace);
+    caches.reset();
+    dram.clear();
+    if (r.chance(0.5)) {
+      golden::HierarchyConfig hc;
+      hc.l1 = {uint64_t(256) << r.below(4), 1u << r.below(3)};
+      hc.l2 = {uint64_t(1024) << r.below(4), 1u << r.below(4)};
+      hc.write_buffer = 1 + unsigned(r.below(8));
+      caches = golden::MemoryHierarchy::create(hc);
+      rtl = make_rtl_model(cfg, hc, trace);
+    } else {
+      rtl = make_rtl_model(cfg, trace);
+    }
     for (MachineState* m : {gold.get(), &rtl->image()}) {
       m->allocations().add(kGlobalA, 0x4000);
       m->allocations().add(kGlobalB, 0x1000);  // ends at 2^64
@@ -262,6 +280,23 @@ struct Bench {
   }
 };
 
+// The DRAM writes both sides made so far (the caches' outcome): "" when equal.
+std::string compare_dram(const std::vector<golden::DramWrite>& g,
+                         const std::vector<golden::DramWrite>* r) {
+  if (!r) return "the RTL path has no caches";
+  if (g.size() != r->size())
+    return "DRAM writes: expected " + std::to_string(g.size()) + ", actual " +
+           std::to_string(r->size());
+  for (size_t i = 0; i < g.size(); ++i) {
+    const golden::DramWrite &a = g[i], &b = (*r)[i];
+    if (a.line != b.line || !(a.bytes == b.bytes) || a.cause != b.cause || a.data != b.data)
+      return "DRAM write " + std::to_string(i) + ": expected " + hex(a.line) + " " +
+             std::string(golden::to_string(a.cause)) + ", actual " + hex(b.line) + " " +
+             std::string(golden::to_string(b.cause)) + (a.data != b.data ? " (data differs)" : "");
+  }
+  return "";
+}
+
 std::string summary(const StoreResult& s) {
   std::string t = "stored " + hex(s.stored_mask) + " faults " + hex(s.fault_mask) + " lines " +
                   std::to_string(s.lines.size()) + " bytes " + std::to_string(s.bytes) +
@@ -332,7 +367,19 @@ std::string compare_results(const StoreResult& g, const StoreResult& r) {
         ", actual " +
         (r.order.scope ? std::string(isa::to_string(*r.order.scope)) : std::string("none")));
   if (g.bytes != r.bytes)
-    add("bytes: expected " + std::to_string(g.bytes) + ", actual " + std::to_string(g.bytes));
+    add("bytes: expected " + std::to_string(g.bytes) + ", actual " + std::to_string(r.bytes));
+  // The ordering and the decoded cache policy are the RTL's decisions too.
+  const golden::Ordering &go = g.order, &ro = r.order;
+  if (go.sem != ro.sem || go.strong != ro.strong || go.release != ro.release ||
+      go.mmio != ro.mmio || go.is_volatile != ro.is_volatile || go.async != ro.async)
+    add("ordering: expected sem " + std::string(isa::to_string(go.sem)) + " strong " +
+        std::to_string(go.strong) + " release " + std::to_string(go.release) + " async " +
+        std::to_string(go.async) + ", actual sem " + std::string(isa::to_string(ro.sem)) +
+        " strong " + std::to_string(ro.strong) + " release " + std::to_string(ro.release) +
+        " async " + std::to_string(ro.async));
+  if (g.cache.has_policy && (g.stored_mask | g.fault_mask) &&
+      g.cache.policy.str() != r.cache.policy.str())
+    add("policy: expected " + g.cache.policy.str() + ", actual " + r.cache.policy.str());
   return s;
 }
 
@@ -399,6 +446,15 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
     }
     std::string diff = b.rtl->take_error();
     if (diff.empty()) diff = compare_results(g, t);
+    if (diff.empty() && b.caches) {
+      b.events.clear();
+      b.caches->store(g, b.events);
+      b.dram.insert(b.dram.end(), b.events.dram.begin(), b.events.dram.end());
+      diff = compare_dram(b.dram, b.rtl->dram_writes());
+      if (diff.empty() && b.rtl->write_buffer_entries() != b.caches->write_buffer().size())
+        diff = "write buffer: expected " + std::to_string(b.caches->write_buffer().size()) +
+               " entries, actual " + std::to_string(b.rtl->write_buffer_entries());
+    }
     ++res.txns;
     if (!diff.empty()) {
       res.report = "cosim store_unit: MISMATCH, seed " + std::to_string(o.seed) +
@@ -417,6 +473,18 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
     }
     history.push(f.text + ": " + summary(g), i);
     ++res.matched;
+  }
+  if (res.report.empty() && b.caches) {  // everything still in the caches goes to DRAM
+    b.events.clear();
+    b.caches->flush(b.events);
+    b.dram.insert(b.dram.end(), b.events.dram.begin(), b.events.dram.end());
+    b.rtl->drain_caches(true);
+    std::string d = b.rtl->take_error();
+    if (d.empty()) d = compare_dram(b.dram, b.rtl->dram_writes());
+    if (!d.empty())
+      res.report = "cosim store_unit: MISMATCH, seed " + std::to_string(o.seed) +
+                   ", at the final flush: " + d +
+                   "\n  reproduce: " + repro_command("store_unit", o.seed, o.txns);
   }
   if (res.report.empty()) {
     const std::string d = compare_images(*b.gold, b.rtl->image(), b.cfg);

@@ -83,18 +83,18 @@ std::string translate(const Recording& r, const isa::Target& arch);
 std::string translate_batch(const std::vector<const Recording*>& rs, const isa::Target& arch);
 
 struct GpuOptions {
-  std::string nvcc;             // empty: $STU_NVCC, else `nvcc` on the PATH
-  std::string work_dir;         // where the program goes (empty: a fresh temporary folder)
-  bool compile_only = false;    // translate and build, do not run
+  std::string nvcc;                 // empty: $STU_NVCC, else `nvcc` on the PATH
+  std::string work_dir;             // where the program goes (empty: a fresh temporary folder)
+  bool compile_only = false;        // translate and build, do not run
   std::optional<isa::Target> arch;  // build for this target instead of the test's
-  unsigned timeout_s = 120;     // a run longer than this has hung
+  unsigned timeout_s = 120;         // a run longer than this has hung
 };
 
 struct GpuRun {
   sts::RunSummary summary;
   bool unavailable = false;  // no nvcc, no GPU, a GPU that cannot run the target: exit 2
   bool compiled_only = false;
-  std::string why;           // why unavailable (or why the program could not be built)
+  std::string why;  // why unavailable (or why the program could not be built)
 };
 
 // Runs a parsed test on the GPU: record, translate, build, run, replay. `name` names the test
