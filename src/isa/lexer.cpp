@@ -62,6 +62,7 @@ void Lexer::skip_space_and_comments() {
   const size_t n = text_.size();
   while (pos_ < n) {
     char c = text_[pos_];
+    if (static_cast<unsigned char>(c) > ' ' && c != '/') return;  // the usual case: a token
     if (c == '\n') {
       ++pos_;
       ++line_;
@@ -97,7 +98,13 @@ void Lexer::skip_space_and_comments() {
 }
 
 Token Lexer::lex() {
-  skip_space_and_comments();
+  {  // inline fast path: blanks before a token on the same line; the rest out of line
+    const size_t n = text_.size();
+    while (pos_ < n && text_[pos_] == ' ') ++pos_;
+    if (pos_ >= n || static_cast<unsigned char>(text_[pos_]) <= ' ' || text_[pos_] == '/') {
+      skip_space_and_comments();
+    }
+  }
   Token t;
   t.loc = here();
   t.first_on_line = last_token_line_ != line_;
@@ -151,11 +158,12 @@ Token Lexer::lex() {
   } else if (is_punct(c)) {
     ++pos_;
     t.kind = TokKind::Punct;
+    t.punct = static_cast<char>(c);
   } else {
     ++pos_;
     t.kind = TokKind::Invalid;
   }
-  t.text = text_.substr(start, pos_ - start);
+  t.text = std::string_view(text_.data() + start, pos_ - start);
   return t;
 }
 

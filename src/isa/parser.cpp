@@ -291,7 +291,7 @@ class StoreParser {
     o.loc = t.loc;
     if (t.kind == TokKind::Word && t.text[0] != '.') {
       o.kind = t.text == "_" ? Operand::Kind::Sink : Operand::Kind::Register;
-      o.text.assign(t.text.data(), t.text.size());
+      o.text = std::string(t.text);  // constructed inline and moved: cheaper than assign()
       return true;
     }
     d_.error(t.loc, "expected a register or an immediate, found " + describe(t));

@@ -578,7 +578,7 @@ class Validator {
     // integer, `1.0`/`0f...`/`0d...` floats), and a bit-typed register makes the whole list
     // bit-typed. That type is then checked against the instruction type.
     const Symbol* first_reg = nullptr;
-    std::string first_name;
+    std::string_view first_name;
     DataType combined = DataType::B32;
     Loc combined_loc = loc;
     // Element classes: bit-typed registers mix with anything of their width; integers
@@ -637,9 +637,9 @@ class Validator {
         continue;
       }
       if (bits_of(first_reg->type) != bits_of(r->type)) {
-        error(o.loc, "incompatible elements of vector expression: '" + first_name + "' is ." +
-                         std::string(to_string(first_reg->type)) + ", '" + o.text + "' is ." +
-                         std::string(to_string(r->type)));
+        error(o.loc, "incompatible elements of vector expression: '" + std::string(first_name) +
+                         "' is ." + std::string(to_string(first_reg->type)) + ", '" + o.text +
+                         "' is ." + std::string(to_string(r->type)));
         return;
       }
       if (k == TypeKind::Bits) combined = r->type;
@@ -661,8 +661,8 @@ class Validator {
       // `%r3+1`: ptxas computes the sum in the register's width and extends it, so only the
       // kind of the register is checked, not its size (ptxas 13.0).
       const bool addend = n == 1 && !ins_.src_braced && ins_.src[0].has_addend;
-      check_source_type(first_reg, combined, n > 1 ? "the vector" : first_name, combined_loc,
-                        addend);
+      check_source_type(first_reg, combined, n > 1 ? std::string_view("the vector") : first_name,
+                        combined_loc, addend);
     } else if (last_imm) {
       check_immediate_type(*last_imm);
     }
@@ -750,7 +750,7 @@ class Validator {
   }
 
   // Relaxed type check of a source of type `type` (a register, or a whole brace list).
-  void check_source_type(const Symbol* s, DataType type, const std::string& what, Loc loc,
+  void check_source_type(const Symbol* s, DataType type, std::string_view what, Loc loc,
                          bool any_size = false) {
     DataType t = *ins_.type;
     bool ok = s->vec_lanes == 1 && source_type_ok(t, type, any_size);
@@ -761,7 +761,8 @@ class Validator {
       ok = s->vec_lanes == 1 && bits_of(type) == 32 && kind_of(type) != TypeKind::Pred;
     }
     if (!ok) {
-      std::string name = what == "the vector" ? what : "source register '" + what + "'";
+      std::string name =
+          what == "the vector" ? std::string(what) : "source register '" + std::string(what) + "'";
       error(loc, name + " of type ." + std::string(to_string(type)) +
                      " does not match instruction type ." + std::string(to_string(t)) +
                      " (relaxed type-checking rules)");

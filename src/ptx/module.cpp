@@ -1,5 +1,6 @@
 #include "stu/ptx/module.h"
 
+#include <cstring>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -51,7 +52,12 @@ class Reader {
   Reader(std::string_view text, Diagnostics& d, const CheckOptions& o, const StoreVisitor& v)
       : lx_(text), d_(d), opts_(o), visit_(v) {
     stats_.lines = 1;
-    for (char c : text) stats_.lines += c == '\n';
+    // memchr scans a line per call (vectorized); a byte-at-a-time loop cost 2 % of a check.
+    const char* const end = text.data() + text.size();
+    for (const char* p = text.data();
+         p != end && (p = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)))); ++p) {
+      ++stats_.lines;
+    }
   }
 
   CheckStats run() {

@@ -5,9 +5,14 @@ namespace stu::ptx {
 const isa::Symbol* SymbolTable::find(std::string_view name) const {
   if (name.empty() || name.size() > kRecentName) return find_uncached(name);
   const size_t n = name.size();
-  const auto c = [&](size_t i) { return static_cast<unsigned char>(name[i]); };
-  const size_t slot = (n * 131 + c(n - 1) * 31 + c(n > 1 ? n - 2 : 0) * 7 + c(n > 2 ? 1 : 0)) &
-                      (recent_.size() - 1);
+  const auto c = [&](size_t i) {
+    return static_cast<uint32_t>(static_cast<unsigned char>(name[i]));
+  };
+  // The length and three characters (the last two tell %r12 from %r21), mixed by a
+  // multiplication: registers of one module rarely share a slot.
+  const uint32_t key = static_cast<uint32_t>(n) | c(n - 1) << 8 | c(n > 1 ? n - 2 : 0) << 16 |
+                       c(n > 2 ? 1 : 0) << 24;
+  const size_t slot = (key * 0x9E3779B1u) >> (32 - kRecentBits);
   Recent& r = recent_[slot];
   if (r.generation == generation_ && r.is(name)) return r.sym;
   const isa::Symbol* s = find_uncached(name);

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -46,16 +48,37 @@ class SymbolTable final : public isa::SymbolLookup {
   // scope exit changes it): a store names the same few registers again and again.
   // The name is copied: callers pass views of short-lived strings (operand texts).
   static constexpr size_t kRecentName = 22;
+  template <typename T>
+  static T load(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
   struct Recent {
     char name[kRecentName] = {};
     uint8_t size = 0;
     const isa::Symbol* sym = nullptr;
     uint64_t generation = 0;
     bool is(std::string_view n) const {
-      return n.size() == size && std::char_traits<char>::compare(name, n.data(), size) == 0;
+      if (n.size() != size) return false;
+      // Names are short: compared 8, then 4 bytes at a time, no call to memcmp.
+      const char* p = n.data();
+      size_t i = 0;
+      for (; i + 8 <= size; i += 8) {
+        if (load<uint64_t>(name + i) != load<uint64_t>(p + i)) return false;
+      }
+      if (i + 4 <= size) {
+        if (load<uint32_t>(name + i) != load<uint32_t>(p + i)) return false;
+        i += 4;
+      }
+      for (; i < size; ++i) {
+        if (name[i] != p[i]) return false;
+      }
+      return true;
     }
   };
-  mutable std::array<Recent, 256> recent_{};
+  static constexpr unsigned kRecentBits = 8;
+  mutable std::array<Recent, size_t{1} << kRecentBits> recent_{};
   uint64_t generation_ = 1;
 
   std::unordered_map<std::string_view, isa::Symbol, isa::NameHash> names_;

@@ -43,6 +43,14 @@ TEST(Lexer, NumbersCommentsAndGarbage) {
   EXPECT_EQ(after.loc.line, 2u);
   EXPECT_EQ(lx.next().kind, TokKind::Invalid);
   EXPECT_EQ(lx.next().kind, TokKind::String);
+  // Punctuation carries its character; no other token matches is().
+  Lexer p("[ a ]");
+  Token lb = p.next();
+  EXPECT_TRUE(lb.is('['));
+  EXPECT_EQ(lb.kind, TokKind::Punct);
+  EXPECT_FALSE(p.next().is('a'));
+  EXPECT_TRUE(p.next().is(']'));
+  EXPECT_FALSE(p.next().is('\0'));  // End
   Lexer open("a /* never closed");
   open.next();
   EXPECT_EQ(open.next().kind, TokKind::End);

@@ -2,6 +2,9 @@
 // gives it, and printing then parsing gives the same instruction.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "stu/isa/parser.h"
 #include "stu/isa/printer.h"
 
@@ -221,6 +224,47 @@ TEST(Parser, StoreOpcodeRecognition) {
   EXPECT_EQ(store_opcode_of("st.bulk.weak.shared::cta"), Opcode::StBulk);  // checked, no data
   EXPECT_EQ(store_opcode_of("st.bulk"), Opcode::StBulk);
   EXPECT_EQ(store_opcode_of("st.bulkx"), Opcode::St);
+}
+
+// The opcode cache grows past its first table (a module of every store form spells hundreds of
+// opcode words), and a cached word decodes exactly as a fresh one, columns included.
+TEST(Parser, OpcodeCacheGrowsAndRebasesColumns) {
+  const char* spaces[] = {"global", "shared::cta", "shared::cluster", "local", "param::func"};
+  const char* types[] = {"b8",  "b16", "b32", "b64", "u8",  "u16", "u32",
+                         "u64", "s8",  "s16", "s32", "s64", "f32", "f64"};
+  const char* cops[] = {"", ".wb", ".cg", ".cs", ".wt"};
+  const char* vecs[] = {"", ".v2", ".v4"};
+  std::vector<std::string> words;
+  for (const char* sp : spaces)
+    for (const char* c : cops)
+      for (const char* v : vecs)
+        for (const char* t : types) words.push_back(std::string("st.") + sp + c + v + "." + t);
+  ASSERT_GT(words.size(), 512u);  // more than the first table holds
+  std::string text;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const std::string& w : words) text += (pass ? "  " : "") + w + " [a], b;\n";
+  }
+  OpcodeCache cache;
+  Diagnostics d;
+  Lexer lx(text);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const std::string& w : words) {
+      Token op = lx.next();
+      ASSERT_EQ(op.text, w);
+      Instruction cached;
+      ASSERT_TRUE(parse_store(lx, op, Guard{}, cached, d, &cache)) << w;
+      auto fresh =
+          parse_instruction(std::string(op.loc.col - 1, ' ') + w + " [a], b;", d, op.loc.line);
+      ASSERT_TRUE(fresh.has_value()) << w;
+      EXPECT_TRUE(same_instruction(cached, *fresh)) << w;
+      ASSERT_EQ(cached.quals.size(), fresh->quals.size()) << w;
+      for (size_t i = 0; i < cached.quals.size(); ++i) {
+        EXPECT_EQ(cached.quals[i].loc.col, fresh->quals[i].loc.col) << w;
+      }
+    }
+  }
+  EXPECT_EQ(cache.size(), words.size());
+  EXPECT_TRUE(d.all().empty());
 }
 
 }  // namespace

@@ -25,8 +25,9 @@ struct Token {
   std::string_view text;
   Loc loc;
   bool first_on_line = false;  // no other token precedes it on its line
+  char punct = 0;              // the character of a Punct token (0 for any other kind)
 
-  bool is(char c) const { return kind == TokKind::Punct && text.size() == 1 && text[0] == c; }
+  bool is(char c) const { return c != 0 && punct == c; }
   bool is_word(std::string_view w) const { return kind == TokKind::Word && text == w; }
 };
 

@@ -25,37 +25,55 @@ bool is_ptx_opcode(std::string_view word);
 class OpcodeCache {
  public:
   const Instruction* find(std::string_view word) const {
+    if (slots_.empty()) return nullptr;
     const uint64_t h = NameHash{}(word);
-    for (size_t i = h & kMask;; i = (i + 1) & kMask) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
       const Slot& s = slots_[i];
       if (!s.used) return nullptr;
       if (s.hash == h && s.word == word) return &s.decoded;
     }
   }
   // `decoded`: the instruction after its opcode word alone, qualifier columns relative to it.
-  // A full cache (kSlots / 2 words) takes no more: later words are decoded every time.
+  // The table doubles when half full; a full cache (kMaxWords) takes no more words: later ones
+  // are decoded every time.
   void add(std::string_view word, const Instruction& decoded) {
-    if (size_ >= kSlots / 2) return;
+    if (size_ >= kMaxWords) return;
+    if (2 * (size_ + 1) > slots_.size()) grow();
     const uint64_t h = NameHash{}(word);
-    size_t i = h & kMask;
-    while (slots_[i].used) {
-      if (slots_[i].hash == h && slots_[i].word == word) return;
-      i = (i + 1) & kMask;
-    }
-    slots_[i] = Slot{true, h, word, decoded};
+    if (!insert(Slot{true, h, word, decoded})) return;
     ++size_;
   }
+  size_t size() const { return size_; }
+  static constexpr size_t kMaxWords = 8192;  // every store spelling of a module, many times over
 
  private:
-  static constexpr size_t kSlots = 512;  // open addressing, linear probing
-  static constexpr size_t kMask = kSlots - 1;
+  static constexpr size_t kFirstSlots = 256;  // open addressing, linear probing, power of two
   struct Slot {
     bool used = false;
     uint64_t hash = 0;
     std::string_view word;
     Instruction decoded;
   };
-  std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
+  // False when the word is there already.
+  bool insert(Slot&& slot) {
+    const size_t mask = slots_.size() - 1;
+    size_t i = slot.hash & mask;
+    while (slots_[i].used) {
+      if (slots_[i].hash == slot.hash && slots_[i].word == slot.word) return false;
+      i = (i + 1) & mask;
+    }
+    slots_[i] = std::move(slot);
+    return true;
+  }
+  void grow() {
+    std::vector<Slot> old(slots_.empty() ? kFirstSlots : 2 * slots_.size());
+    old.swap(slots_);
+    for (Slot& s : old) {
+      if (s.used) insert(std::move(s));
+    }
+  }
+  std::vector<Slot> slots_;
   size_t size_ = 0;
 };
 

@@ -125,9 +125,64 @@ std::optional<E> from_string(std::string_view text);
 
 enum class TypeKind : uint8_t { Bits, Unsigned, Signed, Float, Pred };
 
-TypeKind kind_of(DataType t);
+// Inline: the checker asks for them per source operand.
+inline TypeKind kind_of(DataType t) {
+  switch (t) {
+    case DataType::B8:
+    case DataType::B16:
+    case DataType::B32:
+    case DataType::B64:
+    case DataType::B128:
+      return TypeKind::Bits;
+    case DataType::U8:
+    case DataType::U16:
+    case DataType::U32:
+    case DataType::U64:
+      return TypeKind::Unsigned;
+    case DataType::S8:
+    case DataType::S16:
+    case DataType::S32:
+    case DataType::S64:
+      return TypeKind::Signed;
+    case DataType::Pred:
+      return TypeKind::Pred;
+    default:
+      return TypeKind::Float;
+  }
+}
+
 // Width in bits (f16x2 = 32, pred = 1).
-unsigned bits_of(DataType t);
+inline unsigned bits_of(DataType t) {
+  switch (t) {
+    case DataType::B8:
+    case DataType::U8:
+    case DataType::S8:
+      return 8;
+    case DataType::B16:
+    case DataType::U16:
+    case DataType::S16:
+    case DataType::F16:
+    case DataType::BF16:
+      return 16;
+    case DataType::B32:
+    case DataType::U32:
+    case DataType::S32:
+    case DataType::F32:
+    case DataType::F16x2:
+    case DataType::BF16x2:
+      return 32;
+    case DataType::B64:
+    case DataType::U64:
+    case DataType::S64:
+    case DataType::F64:
+      return 64;
+    case DataType::B128:
+      return 128;
+    case DataType::Pred:
+      return 1;
+  }
+  return 0;
+}
 inline unsigned bytes_of(DataType t) { return bits_of(t) / 8; }
 unsigned lanes_of(Vec v);  // 2, 4, 8
 
