@@ -13,7 +13,13 @@ bool resolve_config(const std::string& name_or_file, const std::string& mode, Si
              name_or_file.find('/') != std::string::npos) {
     ConfigLoad l = load_config_file(name_or_file);
     if (!l.ok()) {
-      why = name_or_file + ": " + l.errors.front().str();
+      // Every error, one per line; load_config_file already names the file in the messages
+      // that have no key (a syntax error, an unreadable file).
+      why.clear();
+      for (const ConfigError& e : l.errors) {
+        if (!why.empty()) why += "\n";
+        why += e.key.empty() ? e.message : name_or_file + ": " + e.str();
+      }
       return false;
     }
     out = l.config;

@@ -1,5 +1,7 @@
 #include "tlm_model.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -180,6 +182,7 @@ bool TlmModel::next_op(PlannedOp& op) {
     op.res = &pending_res_;
     op.tcgen05 = pending_tcgen05_;
     pending_.pop_front();
+    stats_.warp_ops = ++ops_;  // a .sts store is a warp op like a workload's
     return true;
   }
   if (!workload_) return false;
@@ -200,11 +203,31 @@ bool TlmModel::next_op(PlannedOp& op) {
   op.parity = cur.parity;
   if (cur.kind != OpKind::Store) return true;
   plan_store(cur.ins, nullptr, cur.ctx, &cur.ops, nullptr, res_);
+  if (res_.fault_mask) report_fault(res_, cur.ctx, op.sm);
   remember(res_, cur.ctx, op.sm);
   prefetch(res_, op.sm);
   op.res = &res_;
   op.tcgen05 = cur.ins->op == isa::Opcode::Tcgen05St;
   return true;
+}
+
+// A workload store that faults is a finding, as in a .sts run: the first few are reported with
+// the lane, kind and address, the rest counted at the end of the run. The lanes that did not
+// fault still store (the golden model's rule, which the image check holds the model to).
+void TlmModel::report_fault(const golden::StoreResult& r, const golden::WarpContext& ctx,
+                            std::uint32_t sm) {
+  ++faulted_ops_;
+  if (faulted_ops_ > kFaultsReported) return;
+  const unsigned lane = static_cast<unsigned>(__builtin_ctz(r.fault_mask));
+  const golden::Fault& f = r.fault[lane];
+  char addr[32];
+  std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(f.addr));
+  const unsigned others = static_cast<unsigned>(__builtin_popcount(r.fault_mask)) - 1;
+  errors_.push_back("warp op " + std::to_string(ops_) + " (SM " + std::to_string(sm) + ", CTA " +
+                    std::to_string(ctx.cta) + ", warp " + std::to_string(ctx.warp) +
+                    ") faulted: lane " + std::to_string(lane) + " " +
+                    std::string(golden::to_string(f.kind)) + " at " + addr +
+                    (others ? " (and " + std::to_string(others) + " more lanes)" : std::string()));
 }
 
 bool TlmModel::pull(WarpOp& into) {
@@ -331,6 +354,10 @@ void TlmModel::run(Workload& w, const Progress& progress) {
   stats_.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats_.warp_ops = ops_;
+  if (faulted_ops_ > kFaultsReported) {
+    errors_.push_back(std::to_string(faulted_ops_) + " warp ops faulted in all (the first " +
+                      std::to_string(kFaultsReported) + " are reported above)");
+  }
   if (!top_->lsu.ended())
     errors_.push_back(
         "the workload did not finish: a warp waits for a barrier phase that never completes "
@@ -392,7 +419,10 @@ void TlmModel::submit(const golden::StoreResult& r, const golden::WarpContext& c
   pending_.emplace_back(r, ctx);
   pending_tcgen05_ = tcgen05;
   remember(r, ctx, 0);
+  const auto t0 = std::chrono::steady_clock::now();
   run_kernel();
+  stats_.host_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void TlmModel::execute(const isa::Instruction& ins, const golden::WarpContext& ctx,

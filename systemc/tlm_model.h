@@ -146,6 +146,10 @@ class TlmModel final : public sts::StoreModel {
   bool pending_tcgen05_ = false;
   std::vector<std::string> errors_;
   std::uint64_t ops_ = 0;
+  // Workload stores that faulted (a .sts run reports its faults through its expectations).
+  void report_fault(const golden::StoreResult& r, const golden::WarpContext& ctx, std::uint32_t sm);
+  static constexpr std::uint64_t kFaultsReported = 8;
+  std::uint64_t faulted_ops_ = 0;
   Progress progress_;
 
   // Last-N history (mismatch reports).

@@ -75,6 +75,11 @@ bool InputText::open(const std::string& path, std::string& why) {
   return read_file(path, copy_, why);
 }
 
+void print_error_lines(const std::string& text) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) std::cerr << "stu: error: " << line << "\n";
+}
+
 void print_diags(const Diagnostics& d, const std::string& file, size_t max_errors) {
   std::string text;
   d.format(text, file, max_errors);

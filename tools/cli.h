@@ -34,6 +34,8 @@ bool read_file(const std::string& path, std::string& out, std::string& why);
 // Prints diagnostics as FILE:LINE:COL: severity: message, at most `max_errors` errors
 // (0: all), then a note of how many were left out.
 void print_diags(const Diagnostics& d, const std::string& file, size_t max_errors);
+// "stu: error: LINE" on stderr for each line of `text`.
+void print_error_lines(const std::string& text);
 
 // The bytes of one input: a read-only mapping of a regular file (no copy, pages faulted in
 // ahead), or a copy when the input cannot be mapped (standard input, a pipe, an empty file).

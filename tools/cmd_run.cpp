@@ -152,7 +152,7 @@ int run_sts(const RunArgs& o) {
   if (o.on == "tlm") {
     std::string why;
     if (!sim::resolve_config(o.config, o.mode, tlm_cfg, why)) {
-      std::cerr << "stu: error: " << why << "\n";
+      print_error_lines(why);
       return kUsage;
     }
   }

@@ -212,7 +212,7 @@ int run_sim(const SimArgs& a) {
   sim::SimConfig cfg;
   std::string why;
   if (!sim::resolve_config(a.config, a.mode, cfg, why)) {
-    std::cerr << "stu: error: " << why << "\n";
+    print_error_lines(why);
     return kUsage;
   }
   if (a.dump_config) {

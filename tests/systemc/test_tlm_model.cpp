@@ -2,6 +2,7 @@
 // percentiles, the statistics' Nsight metric names with hand-computed values, the golden-image
 // check failing when a cache core loses or corrupts data, a `.sts` test on the model in both
 // timing styles, and LT/AT agreement on a streaming workload.
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "cores.h"
+#include "sim_support.h"
 #include "stu/sts/program.h"
 #include "stu/sts/sts.h"
 #include "timing.h"
@@ -521,6 +523,24 @@ sts::RunSummary run_forms_widths(SimMode mode, const CoreFactory& cores, std::st
   return s;
 }
 
+// A .sts run counts its stores as warp ops, like a workload run (it reported 0).
+TEST_P(GoldenCheck, StsStoresCountAsWarpOps) {
+  const char* text =
+      "target sm_90a\nptx 8.0\nalloc global 0x10000, 0x1000\nreg v = lane\n"
+      "reg a = 0x10000 + lane * 4\nst.global.u32 [a], v;\n"
+      "reg a = 0x10080 + lane * 8\nst.global.u64 [a], v;\n"
+      "reg a = 0x10400 + lane * 4\nst.global.u32 [a], v;\n";
+  Diagnostics d;
+  sts::Program program;
+  ASSERT_TRUE(sts::parse(text, program, d));
+  SimConfig c = *preset("h100");
+  c.sim.mode = GetParam();
+  Stats st;
+  const sts::RunSummary s = run_sts_on_tlm(program, c, {}, d, &st);
+  EXPECT_TRUE(s.ok());
+  EXPECT_EQ(st.warp_ops, 3u);
+}
+
 TEST_P(GoldenCheck, StsFormsWidthsPasses) {
   std::string diags;
   const sts::RunSummary s = run_forms_widths(GetParam(), CoreFactory{}, diags);
@@ -611,6 +631,60 @@ TEST(SharedMem, EachSmHasItsOwnBanks) {
     ASSERT_GT(alone, 0u);
     EXPECT_LE(both, alone + 8) << (mode == SimMode::Lt ? "lt" : "at") << ": SM 0 alone " << alone
                                << ", with SM 1 " << both;
+  }
+}
+
+// What `stu sim --config FILE` prints: every error, one per line, the file named once on each.
+TEST(ResolveConfig, ReportsEveryErrorNamingTheFileOnce_bad) {
+  const std::string path = ::testing::TempDir() + "stu_sim_config_many.json";
+  {
+    std::ofstream out(path);
+    out << R"({"preset": "h100", "l1": {"ways": 0}, "shared": {"banks": 3}, "l2": {"colour": 1}})";
+  }
+  SimConfig c;
+  std::string why;
+  EXPECT_FALSE(resolve_config(path, "", c, why));
+  // Every error, in the document's key order (l1, l2, shared), the file named on each line.
+  EXPECT_EQ(why, path + ": l1.ways: must be a power of two in 1..64, got 0\n" + path +
+                     ": l2.colour: unknown key (known: slices, slice_hash, slice_bytes, ways, "
+                     "hit_latency, bytes_per_clk)\n" +
+                     path + ": shared.banks: must be a power of two in 1..64, got 3");
+  {
+    std::ofstream out(path);
+    out << R"({"preset": "h100", "l1": {"ways": 0}, "shared": {"banks": 3}})";
+  }
+  EXPECT_FALSE(resolve_config(path, "", c, why));
+  EXPECT_EQ(why, path + ": l1.ways: must be a power of two in 1..64, got 0\n" + path +
+                     ": shared.banks: must be a power of two in 1..64, got 3");
+  {
+    std::ofstream out(path);
+    out << "{\"l2\": }";
+  }
+  EXPECT_FALSE(resolve_config(path, "", c, why));
+  std::remove(path.c_str());
+  EXPECT_EQ(why.rfind(path + ": line 1, column 8: ", 0), 0u) << why;
+  EXPECT_EQ(why.find(path, 1), std::string::npos) << why;  // named once
+}
+
+// A workload store that faults is a finding (a trace store at 2^63 and above used to fault
+// silently: exit 0, part of the bytes stored). Lanes 0..15 store at the allocation, lanes
+// 16..31 at 2^63 + 4 l, outside every allocation (a global address: out_of_allocation, not
+// out_of_window): 16 lanes fault, the first at 2^63 + 64; the others still store.
+TEST(Faults, AWorkloadStoreThatFaultsIsReported) {
+  for (SimMode mode : {SimMode::Lt, SimMode::At}) {
+    Script s;
+    s.store("st.global.b32 [%rd1], %r2;", 0, 0, 0, ~0u,
+            [](unsigned l) { return l < 16 ? kBase + 4 * l : (1ull << 63) + 4 * l; });
+    s.store("st.global.b32 [%rd1], %r2;", 0, 0, 1, ~0u,
+            [](unsigned l) { return kBase + 128 + 4 * l; });
+    const Outcome o = run_script(s, small_config(mode));
+    EXPECT_FALSE(o.report.ok);
+    EXPECT_FALSE(o.report.mismatch.has_value());  // the model stored what golden stored
+    ASSERT_EQ(o.report.errors.size(), 1u);
+    EXPECT_EQ(o.report.errors[0],
+              "warp op 1 (SM 0, CTA 0, warp 0) faulted: lane 16 out_of_allocation at "
+              "0x8000000000000040 (and 15 more lanes)");
+    EXPECT_EQ(o.stats.warp_ops, 2u);
   }
 }
 
