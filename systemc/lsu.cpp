@@ -242,7 +242,8 @@ void Lsu::issue_lt(const PlannedOp& op) {
     w.last_ack = std::max(w.last_ack, ack);
     if (strong) w.last_strong_ack = std::max(w.last_strong_ack, ack);
   }
-  if (op.kind == OpKind::Store) st.lat(cls).add(ack - t);
+  // A store that wrote nothing (every lane faulted or inactive) has no latency to count.
+  if (op.kind == OpKind::Store && !txns_.empty()) st.lat(cls).add(ack - t);
   s.cursor = t;
   max_cursor_ = std::max(max_cursor_, ack);
   s.active = true;
@@ -317,8 +318,7 @@ void Lsu::issue_at(const PlannedOp& op) {
   slot.instr = txns_.empty() ? 0 : txns_.front()->ext->instr_id;
   ctx_.record(Event::Issue, slot.instr, op.ctx.warp, 0, t);
   s.cursor = t;
-  if (txns_.empty()) {
-    if (slot.counted) st.lat(cls).add(0);
+  if (txns_.empty()) {  // wrote nothing (every lane faulted or inactive): no latency to count
     free_slots_.push_back(si);
     return;
   }

@@ -688,6 +688,21 @@ TEST(Faults, AWorkloadStoreThatFaultsIsReported) {
   }
 }
 
+// A store that writes nothing (every lane faulted) is not counted in the latency histogram
+// (it counted a latency of 0): of the two stores here only the second is.
+TEST(Faults, AStoreThatWroteNothingHasNoLatency) {
+  for (SimMode mode : {SimMode::Lt, SimMode::At}) {
+    Script s;
+    s.store("st.global.b32 [%rd1], %r2;", 0, 0, 0, ~0u,
+            [](unsigned l) { return (1ull << 63) + 4 * l; });
+    s.store("st.global.b32 [%rd1], %r2;", 0, 0, 1, ~0u, [](unsigned l) { return kBase + 4 * l; });
+    const Outcome o = run_script(s, small_config(mode));
+    ASSERT_EQ(o.report.errors.size(), 1u);
+    EXPECT_EQ(o.stats.latency[std::size_t(StoreClass::Global)].count(), 1u);
+    EXPECT_GT(o.stats.latency[std::size_t(StoreClass::Global)].min(), 0u);
+  }
+}
+
 }  // namespace
 }  // namespace stu::sim
 
