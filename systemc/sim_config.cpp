@@ -207,6 +207,20 @@ SimConfig preset_h100() {
   return c;
 }
 
+// The H200 a session measured (data/hw/h200-2026-11-26.json: sm_90, 132 SMs at 1980 MHz, 60 MiB
+// L2, HBM3e). The same SM as the H100, so what was not measured on it is h100's value. The
+// measured bandwidths and costs are what the model is held against, never set here.
+SimConfig preset_h200() {
+  SimConfig c = preset_h100();
+  c.preset = "h200";
+  c.clock.core_mhz = 1980;        // measured (data/hw): the clock the H200 ran at
+  c.gpu.sms = 132;                // measured (data/hw): 132 SMs
+  c.l2.slices = 120;              // assumption: 120 x 512 KiB for the measured 60 MiB
+  c.l2.slice_bytes = 512 * kKiB;  // assumption: as h100
+  c.dram.gbytes_per_s = 4800;     // vendor: NVIDIA H200 datasheet, HBM3e 4.8 TB/s
+  return c;
+}
+
 SimConfig preset_b200() {
   SimConfig c = common_assumptions();
   c.preset = "b200";
@@ -316,11 +330,12 @@ bool operator==(const SimConfig& a, const SimConfig& b) {
 std::optional<SimConfig> preset(std::string_view name) {
   if (name == "a100") return preset_a100();
   if (name == "h100") return preset_h100();
+  if (name == "h200") return preset_h200();
   if (name == "b200") return preset_b200();
   return std::nullopt;
 }
 
-std::vector<std::string> preset_names() { return {"a100", "h100", "b200"}; }
+std::vector<std::string> preset_names() { return {"a100", "h100", "h200", "b200"}; }
 
 std::vector<ConfigError> validate(const SimConfig& c) {
   std::vector<ConfigError> errs;
@@ -396,8 +411,9 @@ ConfigLoad load_config(std::string_view text) {
   }
   auto start = preset(base);
   if (!start) {
-    out.errors.push_back(
-        {"preset", "must be one of \"a100\", \"h100\", \"b200\", got \"" + base + "\""});
+    std::string names;
+    for (const std::string& n : preset_names()) names += (names.empty() ? "\"" : ", \"") + n + "\"";
+    out.errors.push_back({"preset", "must be one of " + names + ", got \"" + base + "\""});
     start = preset("h100");
   }
   out.config = *start;

@@ -143,7 +143,7 @@ struct ConfigLoad {
   bool ok() const { return errors.empty(); }
 };
 
-// "a100", "h100", "b200"; std::nullopt for any other name.
+// "a100", "h100", "h200", "b200"; std::nullopt for any other name.
 std::optional<SimConfig> preset(std::string_view name);
 std::vector<std::string> preset_names();
 

@@ -15,7 +15,7 @@
 
 namespace stu::sim {
 
-// `name_or_file`: a preset (a100, h100, b200) or a JSON file; `mode`: "lt", "at" or empty
+// `name_or_file`: a preset (a100, h100, h200, b200) or a JSON file; `mode`: "lt", "at" or empty
 // (the configuration's). False with `why` ("unknown preset 'x' (presets: ...)", or every error
 // of the configuration, one per line, each "FILE: key: message") when it cannot.
 bool resolve_config(const std::string& name_or_file, const std::string& mode, SimConfig& out,

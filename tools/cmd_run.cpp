@@ -274,7 +274,7 @@ Command add_run(CLI::App& app) {
       ->check(CLI::IsMember(models));
 #if STU_HAVE_SYSTEMC
   sub->add_option("--config", args->config,
-                  "--on tlm: a preset (a100, h100, b200) or a JSON configuration file")
+                  "--on tlm: a preset (a100, h100, h200, b200) or a JSON configuration file")
       ->type_name("NAME|FILE");
   sub->add_option("--mode", args->mode, "--on tlm: lt (loosely timed) or at (approximately timed)")
       ->check(CLI::IsMember({"lt", "at"}));

@@ -381,7 +381,7 @@ Command add_sim(CLI::App& app) {
       "trace. Every run ends with the golden-image check: the model's final memory must "
       "equal the golden model's (exit 1 and the first difference when not). See "
       "docs/tlm.md.");
-  sub->add_option("--config", args->config, "a preset (a100, h100, b200) or a JSON file")
+  sub->add_option("--config", args->config, "a preset (a100, h100, h200, b200) or a JSON file")
       ->type_name("NAME|FILE");
   sub->add_option("--workload", args->workload, "a generator name or a workload file")
       ->type_name("NAME|FILE");

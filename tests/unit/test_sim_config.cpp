@@ -68,6 +68,22 @@ TEST(SimConfigPreset, H100StructureAndBandwidths) {
   EXPECT_FALSE(c.tmem.enabled);
 }
 
+// The measured device (data/hw/h200-2026-11-26.json) where it was measured, the vendor's HBM3e
+// figure, and h100's SM otherwise: 120 slices x 512 KiB = 60 MiB of L2.
+TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
+  const SimConfig c = must_preset("h200");
+  const SimConfig h100 = must_preset("h100");
+  EXPECT_EQ(c.clock.core_mhz, 1980u);
+  EXPECT_EQ(c.gpu.sms, 132u);
+  EXPECT_EQ(std::uint64_t(c.l2.slices) * c.l2.slice_bytes, 60ull << 20);
+  EXPECT_EQ(c.dram.gbytes_per_s, 4800u);
+  EXPECT_EQ(c.l1.hit_latency, h100.l1.hit_latency);
+  EXPECT_EQ(c.l2.hit_latency, h100.l2.hit_latency);
+  EXPECT_EQ(c.l2.bytes_per_clk, h100.l2.bytes_per_clk);
+  EXPECT_TRUE(c.dsmem.enabled);
+  EXPECT_FALSE(c.tmem.enabled);
+}
+
 TEST(SimConfigPreset, B200FromThePublicNotes) {
   const SimConfig c = must_preset("b200");
   EXPECT_EQ(c.l1.hit_latency, 40u);
@@ -79,7 +95,7 @@ TEST(SimConfigPreset, B200FromThePublicNotes) {
 }
 
 TEST(SimConfigPreset, EveryPresetHas128ByteLinesAnd4TagLookups) {
-  for (const char* name : {"a100", "h100", "b200"}) {
+  for (const char* name : {"a100", "h100", "h200", "b200"}) {
     const SimConfig c = must_preset(name);
     EXPECT_EQ(c.l1.tag_lookups_per_clk, 4u) << name;
     EXPECT_EQ(c.preset, name);
@@ -193,7 +209,7 @@ TEST(SimConfigLoad, BadEnumName_bad) {
 
 TEST(SimConfigLoad, BadPresetName_bad) {
   EXPECT_EQ(only_error(R"({"preset": "v100"})"),
-            "preset: must be one of \"a100\", \"h100\", \"b200\", got \"v100\"");
+            "preset: must be one of \"a100\", \"h100\", \"h200\", \"b200\", got \"v100\"");
 }
 
 TEST(SimConfigLoad, PresetNotAString_bad) {
