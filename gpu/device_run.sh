@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One device session's silicon checks, as run on the lent GPU machine (docs/correlate.md,
+# "Recording a device run"). Everything it needs travels in CARRY (built here, see
+# gpu/prepare_carry.sh); what it learns goes to OUT as at most 8 files:
+#   env.txt        the machine: date, nvidia-smi, nvcc, tools
+#   library.tar.gz `stu run --on gpu --gpu-arch sm_90a` on every tests/sts file: log, rc, program
+#   sass.tar.gz    nvdisasm -g / cuobjdump -sass of the SASS corpus cubins (tests/data/sass)
+#   bench.jsonl    gpu/store_bench on gpu/suite.txt (timings)
+#   ncu.csv        Nsight Compute counters of the suite's ncu=1 experiments; ncu_launches.txt
+#                  names each launch
+#   gpu/device_run.sh CARRY OUT
+set -u
+C=$(cd "$1" && pwd)
+O=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+stu() { "$C/lib/ld-linux-x86-64.so.2" --library-path "$C/lib" "$C/stu" "$@"; }
+export -f stu
+export C
+{
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  uname -a
+  nvidia-smi
+  nvidia-smi -q -d CLOCK | head -40
+  command -v nvcc ncu cuobjdump nvdisasm
+  nvcc --version
+  stu --help | head -3
+} >"$O/env.txt" 2>&1
+
+# --- the directed library on silicon -------------------------------------------------------
+lib=$(mktemp -d)
+mkdir -p "$lib/logs" "$lib/progs"
+t0=$(date +%s)
+ls ${STU_DEVICE_STS:-"$root"/tests/sts/*.sts} | timeout 260 xargs -P 8 -I{} bash -c '
+  f={}; n=$(basename "$f" .sts)
+  s=$(date +%s.%N)
+  stu run --on gpu --gpu-arch sm_90a --gpu-dir '"$lib"'/progs/$n "$f" >'"$lib"'/logs/$n.log 2>&1
+  rc=$?
+  echo "$n rc=$rc seconds=$(awk "BEGIN{print $(date +%s.%N) - $s}")" >>'"$lib"'/summary.txt'
+echo "library wall seconds: $(( $(date +%s) - t0 ))" >>"$lib/summary.txt"
+find "$lib/progs" -type f -perm -u+x -delete
+tar -C "$lib" -czf "$O/library.tar.gz" summary.txt logs progs
+
+# --- SASS of the corpus ---------------------------------------------------------------------
+sass=$(mktemp -d)
+for t in sm_90a sm_100a; do
+  timeout 60 nvdisasm -g -c "$C/$t.cubin" >"$sass/$t.nvdisasm.txt" 2>&1
+  timeout 60 cuobjdump -sass "$C/$t.cubin" >"$sass/$t.cuobjdump.txt" 2>&1
+done
+tar -C "$sass" -czf "$O/sass.tar.gz" .
+
+# --- the correlation suite --------------------------------------------------------------------
+timeout 90 "$C/store_bench" "$root/gpu/suite.txt" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"
+echo "store_bench rc=$?" >>"$O/bench.err"
+cat "$O/bench.err" >>"$O/env.txt"; rm -f "$O/bench.err"
+metrics=dram__bytes_write.sum,dram__bytes_read.sum,lts__t_sectors_op_write.sum,lts__t_requests_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg
+timeout 200 ncu --clock-control none --metrics "$metrics" --csv \
+  "$C/store_bench" "$root/gpu/suite.txt" --ncu >"$O/ncu.csv" 2>"$O/ncu_launches.txt"
+echo "ncu rc=$?" >>"$O/ncu_launches.txt"
+# --- probes: rules the library left open (gpu/probes.cu), each in its own process, 3 times ----
+for rep in 1 2 3; do
+  for p in $("$C/probes" --list); do timeout 20 "$C/probes" "$p" || echo "$p rc=$?"; done
+done >>"$sass/probes.txt" 2>&1
+cp "$sass/probes.txt" "$O/probes.txt"
+for b in store_bench probes; do cuobjdump -sass "$C/$b" >"$sass/$b.sass.txt" 2>&1; done
+tar -C "$sass" -czf "$O/sass.tar.gz" .
+ls -la "$O"

@@ -1,0 +1,479 @@
+// stu correlation suite, silicon side: runs the experiments of gpu/suite.txt on a GPU and prints
+// one JSON object per experiment (docs/correlate.md).
+//
+//   nvcc -O3 -std=c++17 -arch=sm_90a -o store_bench gpu/store_bench.cu
+//   store_bench SUITE [--only NAME[,NAME...]] [--ncu] [--runs N]
+//
+// --ncu runs each experiment marked ncu=1 exactly once (no warm-up, no repeats) and prints, on
+// stderr, one line "launch N NAME" per kernel launch so that Nsight Compute's rows can be named.
+// Every store is inline PTX (asm volatile with a memory clobber), so the compiler neither merges,
+// widens nor drops any of them.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kBlocks = 1056;  // 132 SMs x 8 on an H100/H200
+constexpr int kThreads = 512;
+
+#define CHECK(call)                                                                      \
+  do {                                                                                   \
+    cudaError_t e_ = (call);                                                             \
+    if (e_ != cudaSuccess) {                                                             \
+      std::fprintf(stderr, "%s:%d: error: %s: %s\n", __FILE__, __LINE__, #call,          \
+                   cudaGetErrorString(e_));                                              \
+      std::exit(3);                                                                      \
+    }                                                                                    \
+  } while (0)
+
+// ---- kernels ---------------------------------------------------------------------------------
+
+template <int Lane>
+__device__ __forceinline__ void store_lane(char* p, uint32_t v) {
+  if constexpr (Lane == 1) {
+    asm volatile("st.global.u8 [%0], %1;" ::"l"(p), "h"(static_cast<uint16_t>(v)) : "memory");
+  } else if constexpr (Lane == 2) {
+    asm volatile("st.global.u16 [%0], %1;" ::"l"(p), "h"(static_cast<uint16_t>(v)) : "memory");
+  } else if constexpr (Lane == 4) {
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  } else if constexpr (Lane == 8) {
+    asm volatile("st.global.u64 [%0], %1;" ::"l"(p), "l"(static_cast<uint64_t>(v)) : "memory");
+  } else {
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v), "r"(v + 1),
+                 "r"(v + 2), "r"(v + 3)
+                 : "memory");
+  }
+}
+
+template <int Lane>
+__global__ void k_stream(char* base, size_t elems, int repeat) {
+  const size_t first = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  const size_t step = size_t(gridDim.x) * blockDim.x;
+  for (int r = 0; r < repeat; ++r)
+    for (size_t i = first; i < elems; i += step)
+      store_lane<Lane>(base + i * Lane, static_cast<uint32_t>(i + r));
+}
+
+__global__ void k_strided(char* base, size_t stride, size_t count) {
+  const size_t first = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  const size_t step = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = first; i < count; i += step)
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(base + i * stride), "r"(uint32_t(i)) : "memory");
+}
+
+// chain_ops: the operations of a `chain` experiment (suite.txt op=...).
+enum ChainOp : int {
+  kSt,
+  kStRelaxedGpu,
+  kStRelaxedSys,
+  kStVolatile,
+  kStMmio,
+  kStReleaseCta,
+  kStReleaseGpu,
+  kStReleaseSys,
+  kFenceAcqRelGpu,
+  kFenceScGpu,
+  kFenceScSys,
+  kStRelaxedFenceAcqRel,
+  kStRelaxedFenceSc,
+  kStMmioFenceScSys,
+  kStFenceAcqRelGpu,
+};
+
+const std::map<std::string, ChainOp>& chain_ops() {
+  static const std::map<std::string, ChainOp> ops = {
+      {"st", kSt},
+      {"st.relaxed.gpu", kStRelaxedGpu},
+      {"st.relaxed.sys", kStRelaxedSys},
+      {"st.volatile", kStVolatile},
+      {"st.mmio", kStMmio},
+      {"st.release.cta", kStReleaseCta},
+      {"st.release.gpu", kStReleaseGpu},
+      {"st.release.sys", kStReleaseSys},
+      {"fence.acq_rel.gpu", kFenceAcqRelGpu},
+      {"fence.sc.gpu", kFenceScGpu},
+      {"fence.sc.sys", kFenceScSys},
+      {"st.relaxed.gpu+fence.acq_rel.gpu", kStRelaxedFenceAcqRel},
+      {"st.relaxed.gpu+fence.sc.gpu", kStRelaxedFenceSc},
+      {"st.mmio+fence.sc.sys", kStMmioFenceScSys},
+      {"st+fence.acq_rel.gpu", kStFenceAcqRelGpu},
+  };
+  return ops;
+}
+
+template <int Op>
+__device__ __forceinline__ void chain_step(char* p, uint32_t v) {
+  if constexpr (Op == kSt || Op == kStFenceAcqRelGpu)
+    asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStRelaxedGpu || Op == kStRelaxedFenceAcqRel || Op == kStRelaxedFenceSc)
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStRelaxedSys)
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStVolatile)
+    asm volatile("st.volatile.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStMmio || Op == kStMmioFenceScSys)
+    asm volatile("st.mmio.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStReleaseCta)
+    asm volatile("st.release.cta.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStReleaseGpu)
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStReleaseSys)
+    asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kFenceAcqRelGpu || Op == kStRelaxedFenceAcqRel || Op == kStFenceAcqRelGpu)
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+  if constexpr (Op == kFenceScGpu || Op == kStRelaxedFenceSc)
+    asm volatile("fence.sc.gpu;" ::: "memory");
+  if constexpr (Op == kFenceScSys || Op == kStMmioFenceScSys)
+    asm volatile("fence.sc.sys;" ::: "memory");
+}
+
+template <int Op>
+__global__ void k_chain(char* base, int count, unsigned long long* cycles) {
+  // One warm-up pass over other lines, then the timed pass.
+  for (int i = 0; i < 64; ++i) chain_step<Op>(base + (size_t(count) + i) * 128, i);
+  const unsigned long long t0 = clock64();
+  for (int i = 0; i < count; ++i) chain_step<Op>(base + size_t(i) * 128, i);
+  const unsigned long long t1 = clock64();
+  *cycles = t1 - t0;
+}
+
+__global__ void k_shared(int stride, int count, unsigned long long* cycles) {
+  __shared__ uint32_t words[32 * 32 + 32];
+  const uint32_t lane = threadIdx.x & 31;
+  const uint32_t addr =
+      static_cast<uint32_t>(__cvta_generic_to_shared(&words[(lane * stride) % (32 * 32)]));
+  __syncthreads();
+  const unsigned long long t0 = clock64();
+  for (int i = 0; i < count; ++i)
+    // .volatile: ptxas drops a plain st.shared that the next iteration overwrites (it kept one
+    // in 16 in the first device run); st.volatile.shared is the same STS (docs/check.md).
+    asm volatile("st.volatile.shared.u32 [%0], %1;" ::"r"(addr), "r"(uint32_t(i)) : "memory");
+  __syncthreads();
+  const unsigned long long t1 = clock64();
+  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+}
+
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+
+// CTA 1 of each cluster expects count*512 bytes on its mbarrier; warp 0 of CTA 0 sends them
+// with st.async. CTA 1 times from the cluster barrier to the phase's completion.
+__global__ void __cluster_dims__(2, 1, 1) k_async(int count, unsigned long long* cycles) {
+  __shared__ alignas(16) uint32_t buf[32 * 4];
+  __shared__ alignas(8) uint64_t mbar;
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const uint32_t mbar_addr = static_cast<uint32_t>(__cvta_generic_to_shared(&mbar));
+  const uint32_t buf_addr = static_cast<uint32_t>(__cvta_generic_to_shared(&buf[0]));
+  if (rank == 1 && threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(mbar_addr) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile(
+        "{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1; }" ::"r"(mbar_addr),
+        "r"(uint32_t(count) * 512u)
+        : "memory");
+  }
+  cluster_sync();
+  if (rank == 1 && threadIdx.x == 0) {
+    const unsigned long long t0 = clock64();
+    uint32_t done = 0;
+    while (!done)
+      asm volatile(
+          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+          : "=r"(done)
+          : "r"(mbar_addr)
+          : "memory");
+    cycles[blockIdx.x / 2] = clock64() - t0;
+  }
+  if (rank == 0 && threadIdx.x < 32) {
+    uint32_t rbuf, rmbar;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, 1;" : "=r"(rbuf) : "r"(buf_addr + threadIdx.x * 16));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, 1;" : "=r"(rmbar) : "r"(mbar_addr));
+    for (int i = 0; i < count; ++i)
+      asm volatile(
+          "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 [%0], {%2, %2, %2, %2}, [%1];" ::"r"(
+              rbuf),
+          "r"(rmbar), "r"(uint32_t(i))
+          : "memory");
+  }
+  cluster_sync();
+}
+
+// ---- the suite -------------------------------------------------------------------------------
+
+struct Experiment {
+  std::string name;
+  std::string kernel;
+  std::map<std::string, std::string> params;
+  int line = 0;
+};
+
+size_t parse_size(const std::string& s) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  std::string suffix(end);
+  if (suffix == "K") return v << 10;
+  if (suffix == "M") return v << 20;
+  if (suffix == "G") return v << 30;
+  if (suffix.empty()) return v;
+  throw std::runtime_error("bad size '" + s + "'");
+}
+
+std::vector<Experiment> read_suite(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "%s: error: cannot open\n", path.c_str());
+    std::exit(2);
+  }
+  std::vector<Experiment> out;
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    const auto hash = text.find('#');
+    if (hash != std::string::npos) text.resize(hash);
+    std::istringstream words(text);
+    Experiment e;
+    e.line = line;
+    if (!(words >> e.name >> e.kernel)) continue;
+    for (std::string kv; words >> kv;) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) {
+        std::fprintf(stderr, "%s:%d: error: expected key=value, got '%s'\n", path.c_str(), line,
+                     kv.c_str());
+        std::exit(2);
+      }
+      e.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+struct Runner {
+  int runs = 5;
+  bool ncu = false;
+  int launches = 0;
+  char* buffer = nullptr;
+  size_t buffer_bytes = 0;
+  unsigned long long* cycles = nullptr;
+
+  void note_launch(const Experiment& e) {
+    if (ncu) std::fprintf(stderr, "launch %d %s\n", launches, e.name.c_str());
+    ++launches;
+  }
+
+  // Best (smallest) time of `runs` launches after one warm-up, in seconds.
+  template <class Launch>
+  double time_best(const Experiment& e, Launch launch) {
+    if (ncu) {
+      note_launch(e);
+      launch();
+      CHECK(cudaGetLastError());
+      CHECK(cudaDeviceSynchronize());
+      return 0;
+    }
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    launch();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    float best = 1e30f;
+    for (int r = 0; r < runs; ++r) {
+      CHECK(cudaEventRecord(a));
+      launch();
+      CHECK(cudaEventRecord(b));
+      CHECK(cudaEventSynchronize(b));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, a, b));
+      best = std::min(best, ms);
+    }
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
+    return best * 1e-3;
+  }
+
+  void emit(const Experiment& e, const char* figure, double value, const char* unit,
+            double seconds) {
+    std::printf("{\"name\": \"%s\", \"kernel\": \"%s\"", e.name.c_str(), e.kernel.c_str());
+    for (const auto& [k, v] : e.params) std::printf(", \"%s\": \"%s\"", k.c_str(), v.c_str());
+    std::printf(", \"figure\": \"%s\", \"value\": %.6g, \"unit\": \"%s\", \"seconds\": %.6g}\n",
+                figure, value, unit, seconds);
+    std::fflush(stdout);
+  }
+
+  void run(const Experiment& e) {
+    const auto p = [&](const char* k, const char* dflt) {
+      const auto it = e.params.find(k);
+      return it == e.params.end() ? std::string(dflt) : it->second;
+    };
+    if (e.kernel == "stream") {
+      const int lane = std::stoi(p("lane", "4"));
+      const size_t footprint = parse_size(p("footprint", "8M"));
+      const int repeat = std::stoi(p("repeat", "1"));
+      const size_t elems = footprint / lane;
+      auto launch = [&] {
+        switch (lane) {
+          case 1: k_stream<1><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
+          case 2: k_stream<2><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
+          case 4: k_stream<4><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
+          case 8: k_stream<8><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
+          default: k_stream<16><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
+        }
+      };
+      const double s = time_best(e, launch);
+      if (!ncu) emit(e, "bandwidth", double(footprint) * repeat / s, "B/s", s);
+    } else if (e.kernel == "strided") {
+      const size_t stride = parse_size(p("stride", "4"));
+      const size_t count = parse_size(p("count", "16M"));
+      const double s = time_best(e, [&] { k_strided<<<kBlocks, kThreads>>>(buffer, stride, count); });
+      if (!ncu) emit(e, "throughput", double(count) / s, "stores/s", s);
+    } else if (e.kernel == "chain") {
+      const auto it = chain_ops().find(p("op", "st"));
+      if (it == chain_ops().end()) {
+        std::fprintf(stderr, "suite:%d: error: unknown op '%s'\n", e.line, p("op", "").c_str());
+        std::exit(2);
+      }
+      const int count = std::stoi(p("count", "4096"));
+      auto launch = [&] {
+        switch (it->second) {
+#define CHAIN_CASE(op) \
+  case op: k_chain<op><<<1, 1>>>(buffer, count, cycles); break;
+          CHAIN_CASE(kSt)
+          CHAIN_CASE(kStRelaxedGpu)
+          CHAIN_CASE(kStRelaxedSys)
+          CHAIN_CASE(kStVolatile)
+          CHAIN_CASE(kStMmio)
+          CHAIN_CASE(kStReleaseCta)
+          CHAIN_CASE(kStReleaseGpu)
+          CHAIN_CASE(kStReleaseSys)
+          CHAIN_CASE(kFenceAcqRelGpu)
+          CHAIN_CASE(kFenceScGpu)
+          CHAIN_CASE(kFenceScSys)
+          CHAIN_CASE(kStRelaxedFenceAcqRel)
+          CHAIN_CASE(kStRelaxedFenceSc)
+          CHAIN_CASE(kStMmioFenceScSys)
+          CHAIN_CASE(kStFenceAcqRelGpu)
+#undef CHAIN_CASE
+        }
+      };
+      // Best of `runs`: the kernel's own clock, not the launch.
+      double best = 1e300;
+      for (int r = 0; r < (ncu ? 1 : runs + 1); ++r) {
+        if (ncu) note_launch(e);
+        launch();
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        unsigned long long c = 0;
+        CHECK(cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost));
+        if (r > 0 || ncu) best = std::min(best, double(c) / count);
+      }
+      if (!ncu) emit(e, "latency", best, "cycles", 0);
+    } else if (e.kernel == "shared") {
+      const int stride = std::stoi(p("stride", "1"));
+      const int count = std::stoi(p("count", "4096"));
+      const int ctas = 132;
+      double best = 1e300;
+      for (int r = 0; r < (ncu ? 1 : runs + 1); ++r) {
+        if (ncu) note_launch(e);
+        k_shared<<<ctas, 1024>>>(stride, count, cycles);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        std::vector<unsigned long long> c(ctas);
+        CHECK(cudaMemcpy(c.data(), cycles, ctas * sizeof c[0], cudaMemcpyDeviceToHost));
+        double sum = 0;
+        for (auto v : c) sum += double(v);
+        const double per_warp_store = sum / ctas / (double(count) * 32);
+        if (r > 0 || ncu) best = std::min(best, per_warp_store);
+      }
+      if (!ncu) emit(e, "cycles_per_warp_store", best, "cycles", 0);
+    } else if (e.kernel == "async") {
+      const int count = std::stoi(p("count", "2000"));
+      const int clusters = std::stoi(p("clusters", "1"));
+      if (count * 512 >= (1 << 20)) {
+        std::fprintf(stderr, "suite:%d: error: count*512 must stay below 2^20\n", e.line);
+        std::exit(2);
+      }
+      double best = 1e300;
+      for (int r = 0; r < (ncu ? 1 : runs + 1); ++r) {
+        if (ncu) note_launch(e);
+        k_async<<<2 * clusters, 32>>>(count, cycles);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        std::vector<unsigned long long> c(clusters);
+        CHECK(cudaMemcpy(c.data(), cycles, clusters * sizeof c[0], cudaMemcpyDeviceToHost));
+        double sum = 0;  // the mean over clusters (some SMs hold two senders)
+        for (auto v : c) sum += double(v);
+        if (r > 0 || ncu) best = std::min(best, sum / clusters / count);
+      }
+      if (!ncu) emit(e, "cycles_per_512B", best, "cycles", 0);
+    } else {
+      std::fprintf(stderr, "suite:%d: error: unknown kernel '%s'\n", e.line, e.kernel.c_str());
+      std::exit(2);
+    }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s SUITE [--only NAME,...] [--ncu] [--runs N]\n", argv[0]);
+    return 2;
+  }
+  std::vector<std::string> only;
+  Runner runner;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--ncu") {
+      runner.ncu = true;
+    } else if (a == "--runs" && i + 1 < argc) {
+      runner.runs = std::atoi(argv[++i]);
+    } else if (a == "--only" && i + 1 < argc) {
+      std::stringstream ss(argv[++i]);
+      for (std::string n; std::getline(ss, n, ',');) only.push_back(n);
+    } else {
+      std::fprintf(stderr, "error: unknown argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  const auto suite = read_suite(argv[1]);
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  int clock_khz = 0;
+  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+  std::printf("{\"device\": \"%s\", \"sms\": %d, \"l2_bytes\": %d, \"clock_khz\": %d, \"cc\": \"%d.%d\"}\n",
+              prop.name, prop.multiProcessorCount, prop.l2CacheSize, clock_khz, prop.major,
+              prop.minor);
+  runner.buffer_bytes = size_t(1) << 31;  // 2 GiB: the largest footprint, strided spans too
+  CHECK(cudaMalloc(&runner.buffer, runner.buffer_bytes));
+  CHECK(cudaMemset(runner.buffer, 0, runner.buffer_bytes));
+  CHECK(cudaMalloc(&runner.cycles, 4096 * sizeof(unsigned long long)));
+  for (const auto& e : suite) {
+    if (!only.empty() && std::find(only.begin(), only.end(), e.name) == only.end()) continue;
+    if (runner.ncu && (e.params.count("ncu") == 0 || e.params.at("ncu") != "1")) continue;
+    if (e.kernel == "strided" &&
+        parse_size(e.params.count("stride") ? e.params.at("stride") : "4") *
+                parse_size(e.params.count("count") ? e.params.at("count") : "16M") >
+            runner.buffer_bytes) {
+      std::fprintf(stderr, "suite:%d: error: stride*count exceeds the 2 GiB buffer\n", e.line);
+      return 2;
+    }
+    runner.run(e);
+  }
+  CHECK(cudaFree(runner.buffer));
+  CHECK(cudaFree(runner.cycles));
+  return 0;
+}

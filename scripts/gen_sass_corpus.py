@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Build the SASS corpus: every store form ptxas accepts in the conformance corpora, one module
+per target, each store preceded by a .loc naming its own line, so that a line-info disassembly
+(nvdisasm -g) names the PTX line of every SASS instruction. The listing is recorded beside it
+(tests/data/sass/README.md) and `stu lower` is checked against it.
+
+  scripts/gen_sass_corpus.py --out tests/data/sass
+"""
+import argparse
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+TARGETS = {"sm_90a": "sm_90a-ptx88.ptx", "sm_100a": "sm_100a-ptx90.ptx"}
+
+
+def read_corpus(name):
+    preamble, cases = [], []
+    for corpus in ("train", "heldout", "heldout8"):
+        path = ROOT / "tests" / "conformance" / corpus / name
+        in_cases = False
+        for line in path.read_text().splitlines():
+            in_cases = in_cases or "  // ptxas: " in line
+            if not in_cases:
+                if corpus == "train" and not line.startswith("//") and "// case lines follow" not in line:
+                    preamble.append(line)
+            elif "  // ptxas: ok" in line:
+                case = line.split("  // ptxas: ")[0].strip()
+                if case not in cases:
+                    cases.append(case)
+    return preamble, cases
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for target, name in TARGETS.items():
+        preamble, cases = read_corpus(name)
+        lines = [f"// stu SASS corpus for {target}: the store forms ptxas 13.0 accepts in",
+                 f"// tests/conformance/*/{name}, one a line, each after a .loc naming that line.",
+                 "// generator: scripts/gen_sass_corpus.py"]
+        # .file must precede the kernel; put it after .address_size.
+        for p in preamble:
+            lines.append(p)
+            if p.startswith(".address_size"):
+                lines.append(f'.file 1 "{target}.ptx"')
+        for case in cases:
+            lines.append(f"\t.loc 1 {len(lines) + 2} 0")
+            lines.append("\t" + case)
+        lines += ["\tret;", "}"]
+        (out / f"{target}.ptx").write_text("\n".join(lines) + "\n")
+        print(f"{target}: {len(cases)} stores")
+
+
+if __name__ == "__main__":
+    main()
