@@ -17,6 +17,6 @@ python3 "$root/scripts/gen_sass_corpus.py" --out "$root/tests/data/sass" >/dev/n
 for t in sm_90a sm_100a; do
   ptxas -arch=$t -lineinfo -o "$dir/$t.cubin" "$root/tests/data/sass/$t.ptx" 2>/dev/null
 done
-nvcc -O3 -std=c++17 -arch=sm_90a -o "$dir/store_bench" "$root/gpu/store_bench.cu"
+nvcc -O3 -std=c++17 -arch=sm_90a -I "$root/include" -o "$dir/store_bench" "$root/gpu/store_bench.cu"
 nvcc -O3 -std=c++17 -arch=sm_90a -o "$dir/probes" "$root/gpu/probes.cu"
 du -sh "$dir"

@@ -59,8 +59,7 @@ __global__ void k_mbar(int op, unsigned n, unsigned* state) {
     else {  // expect n, then complete n twice in halves
       asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(m), "r"(n)
                    : "memory");
-      asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(m),
-                   "r"(n / 2)
+      asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(m), "r"(n / 2)
                    : "memory");
       asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(m),
                    "r"(n - n / 2)
@@ -68,7 +67,8 @@ __global__ void k_mbar(int op, unsigned n, unsigned* state) {
     }
     uint32_t done;
     asm volatile(
-        "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+        "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
+        "p; }"
         : "=r"(done)
         : "r"(m)
         : "memory");
@@ -96,14 +96,16 @@ __global__ void __cluster_dims__(1, 1, 1) k_async_one(unsigned* out) {
   uint32_t rb, rm;
   asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(rb) : "r"(b));
   asm volatile("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(rm) : "r"(m));
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%0], %1, [%2];" ::"r"(rb),
-               "r"(0x77u + lane), "r"(rm)
-               : "memory");
+  asm volatile(
+      "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%0], %1, [%2];" ::"r"(rb),
+      "r"(0x77u + lane), "r"(rm)
+      : "memory");
   uint32_t done = 0;
   const long long t0 = clock64();
   while (!done && clock64() - t0 < 2000000)
     asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
+        "p; }"
         : "=r"(done)
         : "r"(m)
         : "memory");
@@ -148,13 +150,12 @@ std::map<std::string, Probe> probes() {
     const char* name;
     unsigned trap, mask;
   };
-  for (const P& q : {P{"policy_lane5", 1u << 5, ~0u}, P{"policy_lane0", 1u, ~0u},
-                     P{"policy_lane31", 1u << 31, ~0u}, P{"policy_all", ~0u, ~0u},
-                     P{"policy_upper_half", 0xFFFF0000u, ~0u},
-                     P{"policy_lane1_first_active", 2u, 0xFFFFFFFEu},
-                     P{"policy_lane0_inactive", 1u, 0xFFFFFFFEu},
-                     P{"policy_all_but_lane0", 0xFFFFFFFEu, ~0u},
-                     P{"policy_lane31_only_active", 1u << 31, 1u << 31}}) {
+  for (const P& q :
+       {P{"policy_lane5", 1u << 5, ~0u}, P{"policy_lane0", 1u, ~0u},
+        P{"policy_lane31", 1u << 31, ~0u}, P{"policy_all", ~0u, ~0u},
+        P{"policy_upper_half", 0xFFFF0000u, ~0u}, P{"policy_lane1_first_active", 2u, 0xFFFFFFFEu},
+        P{"policy_lane0_inactive", 1u, 0xFFFFFFFEu}, P{"policy_all_but_lane0", 0xFFFFFFFEu, ~0u},
+        P{"policy_lane31_only_active", 1u << 31, 1u << 31}}) {
     p[q.name] = [q](const std::string& n) {
       uint32_t* d = nullptr;
       cudaMalloc(&d, 128);

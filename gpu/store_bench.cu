@@ -1,7 +1,7 @@
 // stu correlation suite, silicon side: runs the experiments of gpu/suite.txt on a GPU and prints
 // one JSON object per experiment (docs/correlate.md).
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90a -o store_bench gpu/store_bench.cu
+//   nvcc -O3 -std=c++17 -arch=sm_90a -I include -o store_bench gpu/store_bench.cu
 //   store_bench SUITE [--only NAME[,NAME...]] [--ncu] [--runs N]
 //
 // --ncu runs each experiment marked ncu=1 exactly once (no warm-up, no repeats) and prints, on
@@ -22,19 +22,22 @@
 #include <string>
 #include <vector>
 
+#include "stu/correlate/suite.h"
+
+namespace stu {
 namespace {
 
 constexpr int kBlocks = 1056;  // 132 SMs x 8 on an H100/H200
 constexpr int kThreads = 512;
 
-#define CHECK(call)                                                                      \
-  do {                                                                                   \
-    cudaError_t e_ = (call);                                                             \
-    if (e_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s:%d: error: %s: %s\n", __FILE__, __LINE__, #call,          \
-                   cudaGetErrorString(e_));                                              \
-      std::exit(3);                                                                      \
-    }                                                                                    \
+#define CHECK(call)                                                             \
+  do {                                                                          \
+    cudaError_t e_ = (call);                                                    \
+    if (e_ != cudaSuccess) {                                                    \
+      std::fprintf(stderr, "%s:%d: error: %s: %s\n", __FILE__, __LINE__, #call, \
+                   cudaGetErrorString(e_));                                     \
+      std::exit(3);                                                             \
+    }                                                                           \
   } while (0)
 
 // ---- kernels ---------------------------------------------------------------------------------
@@ -181,10 +184,10 @@ __global__ void __cluster_dims__(2, 1, 1) k_async(int count, unsigned long long*
   if (rank == 1 && threadIdx.x == 0) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(mbar_addr) : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile(
-        "{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1; }" ::"r"(mbar_addr),
-        "r"(uint32_t(count) * 512u)
-        : "memory");
+    asm volatile("{ .reg .b64 st; mbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1; }" ::"r"(
+                     mbar_addr),
+                 "r"(uint32_t(count) * 512u)
+                 : "memory");
   }
   cluster_sync();
   if (rank == 1 && threadIdx.x == 0) {
@@ -192,7 +195,8 @@ __global__ void __cluster_dims__(2, 1, 1) k_async(int count, unsigned long long*
     uint32_t done = 0;
     while (!done)
       asm volatile(
-          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
+          "p; }"
           : "=r"(done)
           : "r"(mbar_addr)
           : "memory");
@@ -200,12 +204,14 @@ __global__ void __cluster_dims__(2, 1, 1) k_async(int count, unsigned long long*
   }
   if (rank == 0 && threadIdx.x < 32) {
     uint32_t rbuf, rmbar;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, 1;" : "=r"(rbuf) : "r"(buf_addr + threadIdx.x * 16));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, 1;"
+                 : "=r"(rbuf)
+                 : "r"(buf_addr + threadIdx.x * 16));
     asm volatile("mapa.shared::cluster.u32 %0, %1, 1;" : "=r"(rmbar) : "r"(mbar_addr));
     for (int i = 0; i < count; ++i)
       asm volatile(
-          "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 [%0], {%2, %2, %2, %2}, [%1];" ::"r"(
-              rbuf),
+          "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.u32 [%0], {%2, %2, %2, %2}, "
+          "[%1];" ::"r"(rbuf),
           "r"(rmbar), "r"(uint32_t(i))
           : "memory");
   }
@@ -214,22 +220,12 @@ __global__ void __cluster_dims__(2, 1, 1) k_async(int count, unsigned long long*
 
 // ---- the suite -------------------------------------------------------------------------------
 
-struct Experiment {
-  std::string name;
-  std::string kernel;
-  std::map<std::string, std::string> params;
-  int line = 0;
-};
+using correlate::Experiment;
 
 size_t parse_size(const std::string& s) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  std::string suffix(end);
-  if (suffix == "K") return v << 10;
-  if (suffix == "M") return v << 20;
-  if (suffix == "G") return v << 30;
-  if (suffix.empty()) return v;
-  throw std::runtime_error("bad size '" + s + "'");
+  std::uint64_t v = 0;
+  if (!correlate::parse_size(s, v)) throw std::runtime_error("bad size '" + s + "'");
+  return size_t(v);
 }
 
 std::vector<Experiment> read_suite(const std::string& path) {
@@ -238,26 +234,12 @@ std::vector<Experiment> read_suite(const std::string& path) {
     std::fprintf(stderr, "%s: error: cannot open\n", path.c_str());
     std::exit(2);
   }
-  std::vector<Experiment> out;
-  std::string text;
-  for (int line = 1; std::getline(in, text); ++line) {
-    const auto hash = text.find('#');
-    if (hash != std::string::npos) text.resize(hash);
-    std::istringstream words(text);
-    Experiment e;
-    e.line = line;
-    if (!(words >> e.name >> e.kernel)) continue;
-    for (std::string kv; words >> kv;) {
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos) {
-        std::fprintf(stderr, "%s:%d: error: expected key=value, got '%s'\n", path.c_str(), line,
-                     kv.c_str());
-        std::exit(2);
-      }
-      e.params[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    out.push_back(std::move(e));
-  }
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<std::string> errors;
+  auto out = correlate::parse_suite(text.str(), errors);
+  for (const auto& e : errors) std::fprintf(stderr, "%s:%s\n", path.c_str(), e.c_str());
+  if (!errors.empty()) std::exit(2);
   return out;
 }
 
@@ -326,11 +308,21 @@ struct Runner {
       const size_t elems = footprint / lane;
       auto launch = [&] {
         switch (lane) {
-          case 1: k_stream<1><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
-          case 2: k_stream<2><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
-          case 4: k_stream<4><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
-          case 8: k_stream<8><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
-          default: k_stream<16><<<kBlocks, kThreads>>>(buffer, elems, repeat); break;
+          case 1:
+            k_stream<1><<<kBlocks, kThreads>>>(buffer, elems, repeat);
+            break;
+          case 2:
+            k_stream<2><<<kBlocks, kThreads>>>(buffer, elems, repeat);
+            break;
+          case 4:
+            k_stream<4><<<kBlocks, kThreads>>>(buffer, elems, repeat);
+            break;
+          case 8:
+            k_stream<8><<<kBlocks, kThreads>>>(buffer, elems, repeat);
+            break;
+          default:
+            k_stream<16><<<kBlocks, kThreads>>>(buffer, elems, repeat);
+            break;
         }
       };
       const double s = time_best(e, launch);
@@ -338,7 +330,8 @@ struct Runner {
     } else if (e.kernel == "strided") {
       const size_t stride = parse_size(p("stride", "4"));
       const size_t count = parse_size(p("count", "16M"));
-      const double s = time_best(e, [&] { k_strided<<<kBlocks, kThreads>>>(buffer, stride, count); });
+      const double s =
+          time_best(e, [&] { k_strided<<<kBlocks, kThreads>>>(buffer, stride, count); });
       if (!ncu) emit(e, "throughput", double(count) / s, "stores/s", s);
     } else if (e.kernel == "chain") {
       const auto it = chain_ops().find(p("op", "st"));
@@ -349,8 +342,10 @@ struct Runner {
       const int count = std::stoi(p("count", "4096"));
       auto launch = [&] {
         switch (it->second) {
-#define CHAIN_CASE(op) \
-  case op: k_chain<op><<<1, 1>>>(buffer, count, cycles); break;
+#define CHAIN_CASE(op)                            \
+  case op:                                        \
+    k_chain<op><<<1, 1>>>(buffer, count, cycles); \
+    break;
           CHAIN_CASE(kSt)
           CHAIN_CASE(kStRelaxedGpu)
           CHAIN_CASE(kStRelaxedSys)
@@ -427,12 +422,14 @@ struct Runner {
 };
 
 }  // namespace
+}  // namespace stu
 
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s SUITE [--only NAME,...] [--ncu] [--runs N]\n", argv[0]);
     return 2;
   }
+  using namespace stu;
   std::vector<std::string> only;
   Runner runner;
   for (int i = 2; i < argc; ++i) {
@@ -454,19 +451,18 @@ int main(int argc, char** argv) {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   int clock_khz = 0;
   CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
-  std::printf("{\"device\": \"%s\", \"sms\": %d, \"l2_bytes\": %d, \"clock_khz\": %d, \"cc\": \"%d.%d\"}\n",
-              prop.name, prop.multiProcessorCount, prop.l2CacheSize, clock_khz, prop.major,
-              prop.minor);
+  std::printf(
+      "{\"device\": \"%s\", \"sms\": %d, \"l2_bytes\": %d, \"clock_khz\": %d, \"cc\": \"%d.%d\"}\n",
+      prop.name, prop.multiProcessorCount, prop.l2CacheSize, clock_khz, prop.major, prop.minor);
   runner.buffer_bytes = size_t(1) << 31;  // 2 GiB: the largest footprint, strided spans too
   CHECK(cudaMalloc(&runner.buffer, runner.buffer_bytes));
   CHECK(cudaMemset(runner.buffer, 0, runner.buffer_bytes));
   CHECK(cudaMalloc(&runner.cycles, 4096 * sizeof(unsigned long long)));
   for (const auto& e : suite) {
     if (!only.empty() && std::find(only.begin(), only.end(), e.name) == only.end()) continue;
-    if (runner.ncu && (e.params.count("ncu") == 0 || e.params.at("ncu") != "1")) continue;
+    if (runner.ncu && e.get("ncu") != "1") continue;
     if (e.kernel == "strided" &&
-        parse_size(e.params.count("stride") ? e.params.at("stride") : "4") *
-                parse_size(e.params.count("count") ? e.params.at("count") : "16M") >
+        parse_size(e.get("stride", "4")) * parse_size(e.get("count", "16M")) >
             runner.buffer_bytes) {
       std::fprintf(stderr, "suite:%d: error: stride*count exceeds the 2 GiB buffer\n", e.line);
       return 2;

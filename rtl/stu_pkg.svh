@@ -55,9 +55,8 @@ package stu_pkg;
     FaultMbarUninitialized = 5'd13,
     FaultMbarTxRange = 5'd14,
     FaultMbarCtaMismatch = 5'd15,
-    FaultClusterTooSmall = 5'd16,
-    FaultBadInstruction = 5'd17,
-    FaultIllegalInstruction = 5'd18
+    FaultBadInstruction = 5'd16,
+    FaultIllegalInstruction = 5'd17
   } fault_e;
 
   // isa::Space (isa/types.h): the state space a store names

@@ -284,8 +284,11 @@ module stu_store_unit
     low_lane    = '0;
     for (int l = NumLanes - 1; l >= 0 && in_valid_i && in_has_policy_i; l--) begin
       if (in_active_i[l]) low_lane = 5'(l);
-      if (in_run[l] && pol_kind[l] == PolicyIllegal) policy_trap = 1'b1;
     end
+    // A warp has one policy, the lowest active lane's (ptxas moves it to a uniform register
+    // with R2UR, which reads the first active lane; silicon-checked, docs/golden.md).
+    policy_trap = in_valid_i && in_has_policy_i && in_active_i != '0 &&
+                  pol_kind[low_lane] == PolicyIllegal;
   end
 
   // The same-location rule (golden::LaneGroup): 2^(7 - log2 size) lanes (at most 32) move
@@ -346,8 +349,7 @@ module stu_store_unit
   logic [NumLanes-1:0][63:0] addr_q, mbar_q;
   logic [NumLanes-1:0][MaxAccessBytes*8-1:0] data_q;
   // Static fields the space rule and the status read.
-  logic                    mmio_q, has_l1_q, has_l2_q, has_policy_q, wide_q, strong_sem_q,
-                           volatile_sem_q;
+  logic                    mmio_q, has_l1_q, has_l2_q, wide_q;
   logic                    has_cop_q;
   cache_op_e               cop_q;
   l1_evict_e               l1_q;
@@ -432,11 +434,12 @@ module stu_store_unit
     );
   end
 
-  // The qualifier rule of a resolved space (isa::space_violations; PTX only): st.async's
-  // mbarrier form stores to shared memory and its release form to global; kernel .param and
-  // .const are read-only; outside global, .mmio, an L1 or L2 eviction priority, a cache hint
-  // and a 256-bit vector are illegal; .relaxed/.release need global or shared; .volatile global,
-  // shared or local.
+  // The qualifier rule of a resolved space, the part that faults at run time
+  // (isa::faults_when_resolved; PTX only): st.async's mbarrier form stores to shared memory and
+  // its release form to global; kernel .param and .const are read-only; outside global a
+  // 256-bit vector is illegal. Ordering and cache qualifiers (.mmio, .relaxed/.release,
+  // .volatile, eviction priorities, a cache hint) are ignored in the space a generic address
+  // resolved to: the store is performed there (silicon-checked, docs/golden.md).
   function automatic fault_e space_rule(input mem_space_e s);
     fault_e f;
     f = FaultNone;
@@ -446,10 +449,8 @@ module stu_store_unit
       if (s != MemGlobal) f = FaultIllegalForSpace;
     end else if (s == MemConst || s == MemParamEntry) begin
       f = FaultReadOnly;
-    end else if (s != MemGlobal) begin
-      if (mmio_q || has_l1_q || has_l2_q || has_policy_q || wide_q) f = FaultIllegalForSpace;
-      if (strong_sem_q && s != MemShared) f = FaultIllegalForSpace;
-      if (volatile_sem_q && s != MemShared && s != MemLocal) f = FaultIllegalForSpace;
+    end else if (s != MemGlobal && wide_q) begin
+      f = FaultIllegalForSpace;
     end
     return f;
   endfunction
@@ -701,8 +702,6 @@ module stu_store_unit
       warp_fault = FaultBadInstruction;
     end else if (policy_trap) begin
       warp_fault = FaultIllegalInstruction;
-    end else if (in_kind_i == KindAsync && cluster_q < 64'd2) begin
-      warp_fault = FaultClusterTooSmall;
     end
   end
 
@@ -1048,10 +1047,7 @@ module stu_store_unit
       mmio_q          <= in_mmio_i;
       has_l1_q        <= in_has_l1_i;
       has_l2_q        <= in_has_l2_i;
-      has_policy_q    <= in_has_policy_i;
       wide_q          <= in_size_log2 == 3'd5;  // .v8 of 32-bit, .v4 of 64-bit elements
-      strong_sem_q    <= in_sem_i == SemRelaxed || in_sem_i == SemRelease;
-      volatile_sem_q  <= in_sem_i == SemVolatile;
       has_cop_q       <= in_has_cop_i;
       cop_q           <= in_cop_i;
       l1_q            <= in_l1_i;

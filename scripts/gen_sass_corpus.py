@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Build the SASS corpus: every store form ptxas accepts in the conformance corpora, one module
-per target, each store preceded by a .loc naming its own line, so that a line-info disassembly
+per target, each store in a kernel of its own and preceded by a .loc naming its own line, so that a line-info disassembly
 (nvdisasm -g) names the PTX line of every SASS instruction. The listing is recorded beside it
 (tests/data/sass/README.md) and `stu lower` is checked against it.
 
@@ -30,6 +30,12 @@ def read_corpus(name):
     return preamble, cases
 
 
+def split_preamble(preamble):
+    """(module-level lines, kernel header through its set-up code)."""
+    at = next(i for i, p in enumerate(preamble) if p.startswith(".visible .entry"))
+    return preamble[:at], preamble[at:]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -38,18 +44,22 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     for target, name in TARGETS.items():
         preamble, cases = read_corpus(name)
+        module, kernel = split_preamble(preamble)
         lines = [f"// stu SASS corpus for {target}: the store forms ptxas 13.0 accepts in",
-                 f"// tests/conformance/*/{name}, one a line, each after a .loc naming that line.",
+                 f"// tests/conformance/*/{name}, each in a kernel of its own (so that ptxas",
+                 "// cannot merge or drop it against another), after a .loc naming its line.",
                  "// generator: scripts/gen_sass_corpus.py"]
-        # .file must precede the kernel; put it after .address_size.
-        for p in preamble:
+        # .file must precede the kernels; put it after .address_size.
+        for p in module:
             lines.append(p)
             if p.startswith(".address_size"):
                 lines.append(f'.file 1 "{target}.ptx"')
-        for case in cases:
+        for k, case in enumerate(cases):
+            lines.append(kernel[0].replace(".entry k(", f".entry k{k}(", 1))
+            lines += kernel[1:]
             lines.append(f"\t.loc 1 {len(lines) + 2} 0")
             lines.append("\t" + case)
-        lines += ["\tret;", "}"]
+            lines += ["\tret;", "}"]
         (out / f"{target}.ptx").write_text("\n".join(lines) + "\n")
         print(f"{target}: {len(cases)} stores")
 

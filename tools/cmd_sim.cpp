@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "cli.h"
+#include "sim_run.h"
 #include "sim_support.h"
 #include "stu/sts/program.h"
 #include "tlm_model.h"
@@ -80,45 +81,6 @@ bool set_param(sim::GenParams& p, const std::string& kv, std::string& why) {
     return false;
   }
   return true;
-}
-
-struct Outcome {
-  bool ok = false;
-  sim::Stats stats;
-  std::string report;  // the failure text
-};
-
-// One run of a generator or trace workload.
-Outcome run_workload(sim::Workload& wl, sim::Workload& ref, const sim::SimConfig& cfg,
-                     const sim::CoreFactory& cores, bool tty) {
-  Outcome o;
-  sim::TlmModel model(cfg, wl.model_config(), std::nullopt, cores);
-  golden::MachineState gold(ref.model_config());
-  std::string e;
-  if (!wl.setup(model.image(), e) || !ref.setup(gold, e)) {
-    o.report = "set-up: " + e;
-    return o;
-  }
-  const std::uint64_t total = wl.size_hint();
-  sim::TlmModel::Progress progress;
-  if (tty) {
-    progress = [total](std::uint64_t done) {
-      if (total) {
-        const unsigned pct = unsigned(100.0 * double(done) / double(total));
-        const unsigned bar = pct / 4;
-        std::fprintf(stderr, "\r[%-25s] %3u%% %llu ops", std::string(bar, '#').c_str(), pct,
-                     static_cast<unsigned long long>(done));
-      } else {
-        std::fprintf(stderr, "\r%llu ops", static_cast<unsigned long long>(done));
-      }
-    };
-  }
-  const sim::RunReport r = model.run_checked(wl, ref, gold, progress);
-  if (tty) std::fprintf(stderr, "\r%60s\r", "");
-  o.ok = r.ok;
-  o.stats = model.stats();
-  if (!r.ok) o.report = sim::mismatch_text(r);
-  return o;
 }
 
 std::string fmt(double v, const char* f = "%.3g") {
@@ -245,7 +207,7 @@ int run_sim(const SimArgs& a) {
     }
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;
   const std::string mode = cfg.sim.mode == sim::SimMode::Lt ? "lt" : "at";
-  auto finish = [&](const Outcome& o, const std::string& what) -> int {
+  auto finish = [&](const SimOutcome& o, const std::string& what) -> int {
     if (!a.quiet) print_summary(o.stats, what);
     if (!a.stats.empty()) {
       const std::string text = ends_with(a.stats, ".csv")
@@ -276,7 +238,7 @@ int run_sim(const SimArgs& a) {
     }
     Diagnostics d;
     sts::Program program;
-    Outcome o;
+    SimOutcome o;
     if (!sts::parse(text, program, d)) {
       print_diags(d, a.workload, 0);
       return kFinding;
@@ -322,7 +284,7 @@ int run_sim(const SimArgs& a) {
         std::cerr << "stu: error: " << why << "\n";
         return kUsage;
       }
-      const Outcome o = run_workload(*wl, *ref, cfg, cores, tty);
+      const SimOutcome o = run_workload(*wl, *ref, cfg, cores, tty);
       if (!a.quiet) print_summary(o.stats, a.workload + " " + key + "=" + v + " (" + mode + ")");
       if (!o.ok) {
         std::cerr << a.workload << " " << key << "=" << v << ": error: " << o.report << "\n";
@@ -354,7 +316,7 @@ int run_sim(const SimArgs& a) {
     std::cerr << "stu: error: " << why << "\n";
     return kUsage;
   }
-  const Outcome o = run_workload(*wl, *ref, cfg, cores, tty);
+  const SimOutcome o = run_workload(*wl, *ref, cfg, cores, tty);
   if (!a.quiet)
     for (const std::string& n : wl->notes()) std::cout << "  " << n << "\n";
   if (!a.plot.empty()) {

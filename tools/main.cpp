@@ -7,6 +7,8 @@
 //   stu tmem-map
 //   stu trace [--to FILE.stut] [--top N] [-q] TRACE
 //   stu cosim [--block NAME|all] [--seed S] [--seeds N] [--txns N] [--wave FILE] [--junit FILE]
+//   stu sim [--config NAME|FILE] [--workload NAME|FILE] [--mode lt|at] ...
+//   stu correlate --measured FILE.jsonl [--ncu FILE.csv --ncu-launches FILE] [--baseline FILE]
 //   stu help [COMMAND]            (or stu COMMAND --help)
 //
 // One file per subcommand (tools/cmd_*.cpp, see cli.h). Exit status: 0 success, 1 a finding
@@ -25,13 +27,13 @@ using stu::cli::kOk;
 using stu::cli::kUsage;
 
 constexpr Command (*kCommands[])(CLI::App&) = {
-    stu::cli::add_check, stu::cli::add_lower,    stu::cli::add_conformance,
-    stu::cli::add_run,   stu::cli::add_tmem_map, stu::cli::add_trace,
+    stu::cli::add_check, stu::cli::add_lower,     stu::cli::add_conformance,
+    stu::cli::add_run,   stu::cli::add_tmem_map,  stu::cli::add_trace,
 #if STU_HAVE_COSIM
     stu::cli::add_cosim,
 #endif
 #if STU_HAVE_SYSTEMC
-    stu::cli::add_sim,
+    stu::cli::add_sim,   stu::cli::add_correlate,
 #endif
 };
 

@@ -44,14 +44,15 @@ void fault_all(StoreResult& out, uint32_t mask, FaultKind k, uint64_t addr = 0) 
   for (uint32_t m = mask; m; m &= m - 1) out.set_fault(unsigned(__builtin_ctz(m)), k, addr);
 }
 
-// A qualifier the resolved space forbids (generic stores resolve per lane), or read-only.
+// A qualifier the resolved space forbids and that faults there (generic stores resolve per lane;
+// isa::faults_when_resolved), or read-only.
 // The space rules (isa/space_rules.h, shared with the validator) applied to the space a lane's
 // address resolved to.
 FaultKind space_fault(const Instruction& ins, MemSpace s) {
   if (s == MemSpace::Global && ins.op != Opcode::StAsync) return FaultKind::None;  // hot path
   const isa::SpaceViolations v = isa::space_violations(ins, isa_space(s));
   if (v.has(isa::SpaceRule::ReadOnly)) return FaultKind::ReadOnly;
-  return v.any() ? FaultKind::IllegalForSpace : FaultKind::None;
+  return v.faults_when_resolved() ? FaultKind::IllegalForSpace : FaultKind::None;
 }
 
 Resolved resolve(const MachineState& m, const Instruction& ins, uint64_t a, ThreadId who) {
@@ -433,13 +434,12 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
     fault_all(out, ctx.active, FaultKind::BadInstruction);
     return;
   }
-  if (ins.cache_hint) {  // a policy that traps ends the kernel: the whole warp, nothing stored
-    for (uint32_t act = ctx.active; act; act &= act - 1) {
-      if (policy_traps(ops.policy[unsigned(__builtin_ctz(act))])) {
-        fault_all(out, ctx.active, FaultKind::IllegalInstruction);
-        return;
-      }
-    }
+  // A policy that traps ends the kernel: the whole warp, nothing stored. A warp has one policy,
+  // the lowest active lane's (silicon-checked on the H200: ptxas moves it to a uniform register
+  // with R2UR, which reads the first active lane; docs/golden.md).
+  if (ins.cache_hint && policy_traps(ops.policy[lowest_lane(ctx.active)])) {
+    fault_all(out, ctx.active, FaultKind::IllegalInstruction);
+    return;
   }
   uint32_t sinks = 0;
   if (ins.src.size() == elems) {
@@ -447,11 +447,9 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
       if (ins.src[e].kind == isa::Operand::Kind::Sink) sinks |= 1u << e;
   }
   const uint32_t byte_mask = vector_byte_mask(esize, elems, sinks);
+  // st.async's weak form in a cluster of one CTA (undefined by the ISA) stores and completes its
+  // transaction like any other: silicon-checked on the H200 (docs/golden.md).
   const bool async_weak = ins.op == Opcode::StAsync && !ins.is_async_release();
-  if (async_weak && m.config().cluster_ctas < 2) {
-    fault_all(out, ctx.active, FaultKind::ClusterTooSmall);
-    return;
-  }
 
   scratch.group = lane_group(ins);
   if (plan_contiguous(m, ins, ctx, ops, esize, elems, byte_mask, out, scratch)) return;

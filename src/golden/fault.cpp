@@ -54,8 +54,6 @@ std::string_view describe(FaultKind f) {
       return "mbarrier count or tx-count would leave its range";
     case FaultKind::MbarCtaMismatch:
       return "mbarrier and data are in different CTAs of the cluster";
-    case FaultKind::ClusterTooSmall:
-      return "st.async needs a cluster of more than one CTA";
     case FaultKind::BadInstruction:
       return "instruction lacks an operand its form needs";
     case FaultKind::IllegalInstruction:

@@ -65,7 +65,7 @@ struct Outcome {
 // Reads a results file into `out` (per store index); the index of the store that ended the run
 // with an error, or -1.
 int parse_results(const std::string& text, const Recording& r, std::vector<Outcome>& out,
-                  std::string& device, bool keep_memory) {
+                  std::string& device, std::string& setup_error, bool keep_memory) {
   size_t at = 0;
   auto line = [&]() {
     const size_t e = text.find('\n', at);
@@ -103,6 +103,8 @@ int parse_results(const std::string& text, const Recording& r, std::vector<Outco
         o.snapshot = keep_memory;
         at += mem;
       }
+    } else if (l.rfind("U ", 0) == 0) {
+      setup_error = l.substr(2);  // "mbarrier cudaErrorLaunchFailure"
     } else if (l.rfind("X ", 0) == 0) {
       const int k = std::atoi(l.c_str() + 2);
       if (k >= 0 && size_t(k) < out.size()) out[size_t(k)].kind = Outcome::Kind::Untranslatable;
@@ -114,8 +116,8 @@ int parse_results(const std::string& text, const Recording& r, std::vector<Outco
 // Pass 3: the model that answers each store with what the GPU did.
 class Replay final : public sts::StoreModel {
  public:
-  Replay(const Recording& r, const std::vector<Outcome>& outcomes)
-      : r_(r), outcomes_(outcomes), image_(r.cfg) {}
+  Replay(const Recording& r, const std::vector<Outcome>& outcomes, std::string setup_error)
+      : r_(r), outcomes_(outcomes), setup_error_(std::move(setup_error)), image_(r.cfg) {}
   std::string_view name() const override { return "gpu"; }
   golden::MachineState& image() override { return image_; }
 
@@ -135,7 +137,10 @@ class Replay final : public sts::StoreModel {
   FaultVerdict fault_seen(golden::FaultKind k) const override {
     if (stopped_) return FaultVerdict::Unobservable;
     const std::string_view want = cuda_error_of(k);
-    if (want.empty()) return FaultVerdict::Unobservable;
+    if (want.empty()) {
+      undefined_seen_ = true;  // the hardware's behaviour is undefined here: its state may differ
+      return FaultVerdict::Unobservable;
+    }
     return want == error_ ? FaultVerdict::Agrees : FaultVerdict::Disagrees;
   }
   std::string store_outcome() const override { return error_; }
@@ -144,7 +149,8 @@ class Replay final : public sts::StoreModel {
   golden::FaultKind host_mbarrier(uint32_t, uint64_t, const golden::MbarOp&) override {
     return golden::FaultKind::None;
   }
-  std::string take_error() override { return std::exchange(note_, std::string()); }
+  std::string take_error() override { return std::exchange(error_msg_, std::string()); }
+  std::string take_note() override { return std::exchange(note_, std::string()); }
 
  private:
   void next(golden::StoreResult& out) {
@@ -154,8 +160,20 @@ class Replay final : public sts::StoreModel {
     const Outcome& o = outcomes_[k];
     switch (o.kind) {
       case Outcome::Kind::Untranslatable:
+        stopped_ = true;
+        note_ = "not run on the GPU: " + r_.stores[k].untranslatable +
+                "; the rest of the file is not observable";
+        return;
       case Outcome::Kind::NotReached:
         stopped_ = true;
+        if (setup_error_.empty()) return;
+        // A set-up step (an mbarrier operation) the GPU rejected before this store. After a
+        // store whose outcome is undefined on hardware the barrier's state is the hardware's,
+        // not the model's: a note. Otherwise the GPU disagrees with a set-up the model took.
+        (undefined_seen_ ? note_ : error_msg_) =
+            "the GPU rejected the set-up step before this store (" + setup_error_ + ")" +
+            (undefined_seen_ ? ", after a store whose outcome is undefined on hardware" : "") +
+            "; the rest of the file is not observable";
         return;
       case Outcome::Kind::Faulted:
         error_ = o.error;
@@ -190,8 +208,11 @@ class Replay final : public sts::StoreModel {
   size_t index_ = 0;
   bool stopped_ = false;
   bool memory_valid_ = true;
-  std::string error_;
-  std::string note_;
+  mutable bool undefined_seen_ = false;
+  std::string setup_error_;
+  std::string error_;      // the CUDA error of the current store
+  std::string error_msg_;  // take_error
+  std::string note_;       // take_note
 };
 
 }  // namespace
@@ -248,7 +269,7 @@ GpuRun run_on_gpu(const sts::Program& p, const std::string& name, const sts::Run
   // Run; a store that faults ends the context: run again without it, until the end.
   std::vector<Outcome> outcomes(r.stores.size());
   std::set<size_t> skip;
-  std::string device;
+  std::string device, setup_error;
   for (size_t attempt = 0; attempt <= r.stores.size(); ++attempt) {
     const fs::path out = dir / (stem + ".results"), err = dir / (stem + ".stderr");
     std::string cmd = "timeout " + std::to_string(o.timeout_s) + " " + quote(exe.string()) + " " +
@@ -256,6 +277,7 @@ GpuRun run_on_gpu(const sts::Program& p, const std::string& name, const sts::Run
     for (size_t k : skip) cmd += " " + std::to_string(k);
     cmd += " > /dev/null 2> " + quote(err.string());
     const int rc = shell(cmd);
+    // 6: a set-up step failed; the results up to it stand (parsed below).
     if (rc == 3 || rc == 2 || rc == 5 || rc == 124 || rc < 0) {
       const std::string text = read_file(err);
       if (rc == 3) {
@@ -271,7 +293,8 @@ GpuRun run_on_gpu(const sts::Program& p, const std::string& name, const sts::Run
       return res;
     }
     std::vector<Outcome> run(r.stores.size());
-    const int faulted = parse_results(read_file(out), r, run, device, true);
+    setup_error.clear();
+    const int faulted = parse_results(read_file(out), r, run, device, setup_error, true);
     for (size_t k = 0; k < run.size(); ++k) {
       if (outcomes[k].kind == Outcome::Kind::Faulted) continue;  // from an earlier run
       outcomes[k] = run[k];
@@ -283,7 +306,7 @@ GpuRun run_on_gpu(const sts::Program& p, const std::string& name, const sts::Run
     break;
   }
   if (!device.empty()) diags.note(Loc{1, 1}, "ran on " + device);
-  Replay model(r, outcomes);
+  Replay model(r, outcomes, setup_error);
   res.summary = sts::run(p, model, ro, diags);
   return res;
 }

@@ -193,10 +193,12 @@ std::string hex(uint64_t v) {
 }
 
 // The location a store of `size` bytes at `a` names, for lane `lane` of `ctx`.
+// Only the first `live` allocations exist when the store runs (the program makes them all at
+// start; an address in a later one is, for this store, outside every allocation).
 Reloc relocate(const Recording& r, const isa::Instruction& ins, uint64_t a, unsigned size,
-               const golden::WarpContext& ctx, unsigned lane) {
+               const golden::WarpContext& ctx, unsigned lane, size_t live) {
   auto global = [&](uint64_t at) {
-    for (size_t i = 0; i < r.allocations.size(); ++i) {
+    for (size_t i = 0; i < live && i < r.allocations.size(); ++i) {
       const auto& [base, len] = r.allocations[i];
       if (at >= base && at - base < len && size <= len - (at - base))
         return Reloc{kGlobal, unsigned(i), at - base};
@@ -418,6 +420,14 @@ static int fail(const char* what, cudaError_t e) {
   return 5;
 }
 
+// A set-up step the GPU rejected: the results so far stand, the rest cannot run.
+static int setup_failed(const char* what, cudaError_t e) {
+  fprintf(g_out, "U %s %s\n", what, cudaGetErrorName(e));
+  fclose(g_out);
+  fprintf(stderr, "stu gpu program: %s: %s\n", what, cudaGetErrorName(e));
+  return 6;
+}
+
 template <typename K>
 static cudaError_t launch(K kernel) {
   cudaLaunchConfig_t c = {};
@@ -590,9 +600,11 @@ static std::string translate_body(const Recording& r, const isa::Target& arch,
   // The kernels: one per store, one per mbarrier step.
   std::ostringstream main;
   size_t mbar_kernels = 0;
+  size_t live_allocs = 0;  // allocations made so far (Recording::allocations is in step order)
   for (const Step& s : r.steps) {
     switch (s.kind) {
       case Step::Kind::Alloc:
+        ++live_allocs;
         break;
       case Step::Kind::Write: {
         std::string dev;
@@ -634,7 +646,7 @@ static std::string translate_body(const Recording& r, const isa::Target& arch,
           << hex(s.offset) << ")), \"r\"(" << s.op.count << "u) : \"memory\");\n"
           << "  leave(f, false);\n}\n";
         main << "  { cudaError_t e = launch(mbar_" << k
-             << "); if (e != cudaSuccess) return fail(\"mbarrier set-up\", e); }\n";
+             << "); if (e != cudaSuccess) return setup_failed(\"mbarrier\", e); }\n";
         break;
       }
       case Step::Kind::Store: {
@@ -653,11 +665,11 @@ static std::string translate_body(const Recording& r, const isa::Target& arch,
           const uint64_t a = ins.addr.base == isa::Address::Base::Immediate
                                  ? uint64_t(ins.addr.offset)
                                  : st.ops.addr[l] + uint64_t(ins.addr.offset);
-          const Reloc ra = relocate(r, ins, a, size, st.ctx, l);
+          const Reloc ra = relocate(r, ins, a, size, st.ctx, l, live_allocs);
           Reloc rm;
           if (ins.mbar) {
             const uint64_t m = st.ops.mbar[l] + uint64_t(ins.mbar->offset);
-            rm = relocate(r, ins, m, 8, st.ctx, l);
+            rm = relocate(r, ins, m, 8, st.ctx, l, live_allocs);
           }
           std::vector<golden::RegValue> src;
           for (unsigned e = 0; e < elems && e < 8; ++e) src.push_back(st.ops.value(e, l));

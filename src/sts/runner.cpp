@@ -452,6 +452,7 @@ void Runner::sass(const Stmt& s) {
 }
 void Runner::after_store(const Stmt& s) {
   if (const std::string e = model_.take_error(); !e.empty()) fail(s.loc, e);
+  if (const std::string n = model_.take_note(); !n.empty()) d_.note(s.loc, n);
   unclaimed_ = last_.fault_mask;
   if (!o_.trace) return;
   std::ostream& os = *o_.trace;

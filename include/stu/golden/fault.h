@@ -25,7 +25,6 @@ namespace stu::golden {
   X(MbarUninitialized, "mbar_uninitialized")                                                      \
   X(MbarTxRange, "mbar_tx_range")                                                                 \
   X(MbarCtaMismatch, "mbar_cta_mismatch")                                                         \
-  X(ClusterTooSmall, "cluster_too_small")                                                         \
   X(BadInstruction, "bad_instruction")         /* operands missing: the instruction is invalid */ \
   X(IllegalInstruction, "illegal_instruction") /* the GPU traps: a .L2::cache_hint policy */
 

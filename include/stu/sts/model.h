@@ -57,6 +57,9 @@ class StoreModel {
   virtual bool supports(const isa::Instruction&, std::string&) const { return true; }
   // A failure of the model itself in the last store (an RTL assertion, a hang); empty when none.
   virtual std::string take_error() { return {}; }
+  // Something the model says about the last store that is not a failure (the runner prints it
+  // as a note at the store): why the GPU did not run it, say. Empty when none.
+  virtual std::string take_note() { return {}; }
 
   // The host's set-up steps: `alloc global`, `write` (memory, not TMEM), and an `mbarrier`
   // operation (its fault, or None). The defaults apply them to the image (the mbarrier in stu's
