@@ -9,7 +9,11 @@
 #   ncu.csv        Nsight Compute counters of the suite's ncu=1 experiments; ncu_launches.txt
 #                  names each launch
 #   gpu/device_run.sh CARRY OUT
+# STU_DEVICE_PARTS (default library,sass,bench,probes) picks the sections; STU_DEVICE_STS the
+# .sts files of the library section (default tests/sts/*.sts).
 set -u
+parts=${STU_DEVICE_PARTS:-library,sass,bench,probes}
+want() { [[ ,$parts, == *,$1,* ]]; }
 C=$(cd "$1" && pwd)
 O=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,6 +33,7 @@ export C
 # --- the directed library on silicon -------------------------------------------------------
 lib=$(mktemp -d)
 mkdir -p "$lib/logs" "$lib/progs"
+if want library; then
 t0=$(date +%s)
 ls ${STU_DEVICE_STS:-"$root"/tests/sts/*.sts} | timeout 260 xargs -P 8 -I{} bash -c '
   f={}; n=$(basename "$f" .sts)
@@ -39,16 +44,18 @@ ls ${STU_DEVICE_STS:-"$root"/tests/sts/*.sts} | timeout 260 xargs -P 8 -I{} bash
 echo "library wall seconds: $(( $(date +%s) - t0 ))" >>"$lib/summary.txt"
 find "$lib/progs" -type f -perm -u+x -delete
 tar -C "$lib" -czf "$O/library.tar.gz" summary.txt logs progs
+fi
 
 # --- SASS of the corpus ---------------------------------------------------------------------
 sass=$(mktemp -d)
-for t in sm_90a sm_100a; do
+want sass && for t in sm_90a sm_100a; do
   timeout 60 nvdisasm -g -c "$C/$t.cubin" >"$sass/$t.nvdisasm.txt" 2>&1
   timeout 60 cuobjdump -sass "$C/$t.cubin" >"$sass/$t.cuobjdump.txt" 2>&1
 done
 tar -C "$sass" -czf "$O/sass.tar.gz" .
 
 # --- the correlation suite --------------------------------------------------------------------
+if want bench; then
 timeout 90 "$C/store_bench" "$root/gpu/suite.txt" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"
 echo "store_bench rc=$?" >>"$O/bench.err"
 cat "$O/bench.err" >>"$O/env.txt"; rm -f "$O/bench.err"
@@ -56,8 +63,10 @@ metrics=dram__bytes_write.sum,dram__bytes_read.sum,lts__t_sectors_op_write.sum,l
 timeout 200 ncu --clock-control none --metrics "$metrics" --csv \
   "$C/store_bench" "$root/gpu/suite.txt" --ncu >"$O/ncu.csv" 2>"$O/ncu_launches.txt"
 echo "ncu rc=$?" >>"$O/ncu_launches.txt"
+fi
 # --- probes: rules the library left open (gpu/probes.cu), each in its own process, 3 times ----
 # (STU_DEVICE_PROBE_RUNS=0 skips them)
+want probes || STU_DEVICE_PROBE_RUNS=0
 for rep in $(seq 1 "${STU_DEVICE_PROBE_RUNS:-3}"); do
   for p in $("$C/probes" --list); do timeout 20 "$C/probes" "$p" || echo "$p rc=$?"; done
 done >>"$sass/probes.txt" 2>&1

@@ -78,6 +78,36 @@ __global__ void k_mbar(int op, unsigned n, unsigned* state) {
   }
 }
 
+// --- mbarrier.arrive forms -----------------------------------------------------------------------
+// form 0: arrive with a count operand; 1: without; 2: arrive.expect_tx of 0 bytes.
+__global__ void k_arrive(int form, unsigned expected, unsigned* state) {
+  __shared__ alignas(8) uint64_t mbar;
+  const uint32_t m = static_cast<uint32_t>(__cvta_generic_to_shared(&mbar));
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(m), "r"(expected) : "memory");
+    if (form == 0)
+      asm volatile(
+          "{ .reg .b64 s; mbarrier.arrive.release.cta.shared::cta.b64 s, [%0], 1; }" ::"r"(m)
+          : "memory");
+    else if (form == 1)
+      asm volatile("{ .reg .b64 s; mbarrier.arrive.release.cta.shared::cta.b64 s, [%0]; }" ::"r"(m)
+                   : "memory");
+    else
+      asm volatile(
+          "{ .reg .b64 s; mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 s, [%0], 0; }" ::
+              "r"(m)
+          : "memory");
+    uint32_t done;
+    asm volatile(
+        "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
+        "p; }"
+        : "=r"(done)
+        : "r"(m)
+        : "memory");
+    state[0] = done;
+  }
+}
+
 // --- st.async in a cluster of one CTA -----------------------------------------------------------
 __global__ void __cluster_dims__(1, 1, 1) k_async_one(unsigned* out) {
   __shared__ alignas(16) uint32_t buf[32];
@@ -188,6 +218,21 @@ std::map<std::string, Probe> probes() {
       };
     }
   }
+  for (int form = 0; form < 3; ++form)
+    for (unsigned expected : {1u, 2u}) {
+      const char* forms[] = {"arrive_count", "arrive_plain", "arrive_expect_tx0"};
+      p[std::string(forms[form]) + "_expected" + std::to_string(expected)] =
+          [form, expected](const std::string& name) {
+            unsigned* s = nullptr;
+            cudaMalloc(&s, 16);
+            cudaMemset(s, 0xFF, 16);
+            k_arrive<<<1, 32>>>(form, expected, s);
+            const char* err = sync_error();
+            unsigned h = ~0u;
+            if (std::strcmp(err, "cudaSuccess") == 0) cudaMemcpy(&h, s, 4, cudaMemcpyDeviceToHost);
+            std::printf("%s error=%s phase0_complete=%u\n", name.c_str(), err, h);
+          };
+    }
   p["async_cluster_of_one"] = [](const std::string& n) {
     unsigned* d = nullptr;
     cudaMalloc(&d, 33 * 4);

@@ -117,7 +117,7 @@ int parse_results(const std::string& text, const Recording& r, std::vector<Outco
 class Replay final : public sts::StoreModel {
  public:
   Replay(const Recording& r, const std::vector<Outcome>& outcomes, std::string setup_error)
-      : r_(r), outcomes_(outcomes), setup_error_(std::move(setup_error)), image_(r.cfg) {}
+      : r_(r), outcomes_(outcomes), image_(r.cfg), setup_error_(std::move(setup_error)) {}
   std::string_view name() const override { return "gpu"; }
   golden::MachineState& image() override { return image_; }
 
@@ -138,7 +138,10 @@ class Replay final : public sts::StoreModel {
     if (stopped_) return FaultVerdict::Unobservable;
     const std::string_view want = cuda_error_of(k);
     if (want.empty()) {
-      undefined_seen_ = true;  // the hardware's behaviour is undefined here: its state may differ
+      // The hardware's behaviour is undefined here: its memory (a store the model faults may
+      // have landed) and its barriers may differ from the model's until the next snapshot.
+      undefined_seen_ = true;
+      memory_valid_ = false;
       return FaultVerdict::Unobservable;
     }
     return want == error_ ? FaultVerdict::Agrees : FaultVerdict::Disagrees;
@@ -181,7 +184,11 @@ class Replay final : public sts::StoreModel {
         return;
       case Outcome::Kind::Ran:
         error_ = o.error;
-        if (o.snapshot) load(o.memory);
+        if (o.snapshot) {
+          // From the run that skipped every faulting store before it: memory is defined again.
+          load(o.memory);
+          memory_valid_ = true;
+        }
         return;
     }
   }
@@ -207,7 +214,7 @@ class Replay final : public sts::StoreModel {
   golden::MachineState image_;
   size_t index_ = 0;
   bool stopped_ = false;
-  bool memory_valid_ = true;
+  mutable bool memory_valid_ = true;
   mutable bool undefined_seen_ = false;
   std::string setup_error_;
   std::string error_;      // the CUDA error of the current store

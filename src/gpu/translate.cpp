@@ -634,16 +634,23 @@ static std::string translate_body(const Recording& r, const isa::Target& arch,
             "mbarrier.init.shared::cta.b64 [%0], %1;",
             "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;",
             "mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;",
-            "{ .reg .b64 mst; mbarrier.arrive.release.cta.shared::cta.b64 mst, [%0], %1; }",
+            // One arrival an instruction, `count` times (the count-operand form trapped on an
+            // H200 in every use: tests/data/silicon/h200-2026-11-26-device).
+            "{ .reg .b64 mst; mbarrier.arrive.release.cta.shared::cta.b64 mst, [%0]; }",
             "{ .reg .b64 mst; mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 mst, [%0], "
             "%1; }",
         };
+        const bool arrive = s.op.kind == golden::MbarOpKind::Arrive;
         o << "__global__ void mbar_" << k << "() {\n"
           << "  extern __shared__ __align__(128) unsigned char smem[];\n"
           << "  STU_LOCAL_BUFFER;\n  Frame f;\n  enter(f, smem, lmem);\n"
           << "  if (f.rank == " << s.cta << "u && threadIdx.x == 0)\n"
+          << (arrive ? "    for (unsigned i = 0; i < " + std::to_string(s.op.count) + "u; ++i)\n"
+                     : std::string())
           << "    asm volatile(\"" << ops[unsigned(s.op.kind)] << "\" :: \"r\"(shared_addr(smem + "
-          << hex(s.offset) << ")), \"r\"(" << s.op.count << "u) : \"memory\");\n"
+          << hex(s.offset) << "))";
+        if (!arrive) o << ", \"r\"(" << s.op.count << "u)";
+        o << " : \"memory\");\n"
           << "  leave(f, false);\n}\n";
         main << "  { cudaError_t e = launch(mbar_" << k
              << "); if (e != cudaSuccess) return setup_failed(\"mbarrier\", e); }\n";

@@ -154,6 +154,9 @@ class Runner {
   bool have_last_ = false;
   uint32_t unclaimed_ = 0;
   bool fault_claimed_ = false;  // an expectation spoke of the last store's faults (whole-store)
+  // The last store emits no instruction (isa::emits_no_store): no model saw it, and its
+  // (empty) result is the runner's own, for every model alike.
+  bool no_instruction_ = false;
   Loc last_loc_;
 };
 
