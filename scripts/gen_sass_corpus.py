@@ -8,6 +8,7 @@ per target, each store in a kernel of its own and preceded by a .loc naming its 
 """
 import argparse
 import pathlib
+import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGETS = {"sm_90a": "sm_90a-ptx88.ptx", "sm_100a": "sm_100a-ptx90.ptx"}
@@ -30,10 +31,33 @@ def read_corpus(name):
     return preamble, cases
 
 
+LOAD = {"pred": None, "b8": "u8", "u8": "u8", "s8": "s8", "b16": "b16", "u16": "u16",
+        "s16": "s16", "f16": "b16", "f16x2": "b32", "b32": "b32", "u32": "u32", "s32": "s32",
+        "f32": "f32", "b64": "b64", "u64": "u64", "s64": "s64", "f64": "f64", "b128": "b128"}
+
+
 def split_preamble(preamble):
-    """(module-level lines, kernel header through its set-up code)."""
+    """(module-level lines, kernel header through its set-up code). Every register the kernel
+    declares is loaded from global memory first: ptxas may drop a store of an undefined value,
+    and constant values would let it fold the store."""
     at = next(i for i, p in enumerate(preamble) if p.startswith(".visible .entry"))
-    return preamble[:at], preamble[at:]
+    kernel = preamble[at:]
+    first_code = next(i for i, p in enumerate(kernel) if p.strip().startswith("ld.param"))
+    init = ["\t.reg .b64 %ib;", "\t.reg .b32 %iw;", "\tld.param.u64 %ib, [p];",
+            "\tld.global.u32 %iw, [%ib];"]
+    off = 16
+    for p in kernel[:first_code]:
+        m = re.match(r"\s*\.reg \.(\w+) (%\w+)<(\d+)>;", p)
+        if not m:
+            continue
+        ty, name, n = m.group(1), m.group(2), int(m.group(3))
+        for i in range(n):
+            if LOAD[ty] is None:
+                init.append(f"\tsetp.ne.u32 {name}{i}, %iw, {i};")
+            else:
+                init.append(f"\tld.global.{LOAD[ty]} {name}{i}, [%ib+{off}];")
+                off += 16
+    return preamble[:at], kernel[:first_code] + init + kernel[first_code:]
 
 
 def main():

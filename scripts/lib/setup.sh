@@ -7,7 +7,8 @@ STU_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$STU_ROOT" || exit 1
 
 STU_PACKAGES=(verilator libsystemc-dev libgtest-dev libbenchmark-dev zlib1g-dev liblzma-dev
-              libzstd-dev libcli11-dev nlohmann-json3-dev gnuplot-nox cmake g++ make pkg-config)
+              libzstd-dev libcli11-dev nlohmann-json3-dev gnuplot-nox cmake g++ make pkg-config
+              python3)
 
 stu_install_packages() {
   if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -423,7 +423,7 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
     plan_tcgen05(m, ins, ctx, ops, out, scratch);
     return;
   }
-  const unsigned elems = ins.vec_lanes();
+  const unsigned elems = ins.stored_elements();  // a .v8 of 8/16-bit elements: element 0 only
   if (!ins.type || ops.src.size() < size_t(elems) * 32 || ctx.cta >= m.config().cluster_ctas) {
     fault_all(out, ctx.active, FaultKind::BadInstruction);
     return;
@@ -442,7 +442,7 @@ void plan(const MachineState& m, const Instruction& ins, const WarpContext& ctx,
     return;
   }
   uint32_t sinks = 0;
-  if (ins.src.size() == elems) {
+  if (ins.src.size() >= elems) {
     for (unsigned e = 0; e < elems; ++e)
       if (ins.src[e].kind == isa::Operand::Kind::Sink) sinks |= 1u << e;
   }

@@ -37,10 +37,15 @@ unsigned Instruction::tmem_regs() const {
   return regs_per_rep(*shape) * num;
 }
 
+unsigned Instruction::stored_elements() const {
+  if (vec && lanes_of(*vec) == 8 && type && bytes_of(*type) < 4) return 1;
+  return vec_lanes();
+}
+
 unsigned Instruction::access_bytes() const {
   if (op == Opcode::Tcgen05St) return 4 * tmem_regs();
   if (!type) return 0;
-  return bytes_of(*type) * vec_lanes();
+  return bytes_of(*type) * stored_elements();
 }
 
 const Qualifier* Instruction::find_qual(QualFamily f) const {

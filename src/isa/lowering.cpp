@@ -159,8 +159,10 @@ std::string SassInstr::str() const {
     if (tmem_shape) s += sttm_shape(*tmem_shape);
     if (tmem_half == SassTmemHalf::T0T15) s += "_t0_t15";
     if (tmem_half == SassTmemHalf::T16T31) s += "_t16_t31";
+    // ptxas 13.0's spelling (nvdisasm, tests/data/sass): no count for one, the count before
+    // .EXPAND16BIT.
+    if (count != 1) s += ".x" + std::to_string(count);
     if (expand16) s += ".EXPAND16BIT";
-    s += ".x" + std::to_string(count);
     return s + " " + operands;
   }
   if (extended &&
@@ -241,7 +243,7 @@ std::vector<SassInstr> lower(const Instruction& ins, const Target& target) {
   SassInstr st;
   // Size.
   if (ins.type) {
-    unsigned bits = bits_of(*ins.type) * ins.vec_lanes();
+    unsigned bits = bits_of(*ins.type) * ins.stored_elements();
     st.size_bits = bits;
     st.signed_size = kind_of(*ins.type) == TypeKind::Signed;
     if (bits == 256) {
@@ -307,7 +309,6 @@ std::vector<SassInstr> lower(const Instruction& ins, const Target& target) {
   } else if (ins.cop == CacheOp::Wt) {
     st.order = SassOrder::StrongSYS;
   }
-  if (st.opcode == SassOpcode::STS) st.order = SassOrder::Weak;
   // Eviction.
   if (ins.cop == CacheOp::Cs) st.evict = SassEvict::EF;
   if (ins.l1) {
@@ -327,6 +328,12 @@ std::vector<SassInstr> lower(const Instruction& ins, const Target& target) {
       case L1Evict::EvictNormal:
         break;
     }
+  }
+  // Shared and local stores carry neither ordering nor L1 eviction bits (ptxas 13.0 drops them:
+  // `st.volatile.local` is a plain STL, `st.shared.L1::evict_first` a plain STS; tests/data/sass).
+  if (st.opcode == SassOpcode::STS || st.opcode == SassOpcode::STL) {
+    st.order = SassOrder::Weak;
+    st.evict = SassEvict::Normal;
   }
   // 256-bit global stores carry the L2 eviction priority in the opcode (ENL2 by default).
   if (st.size_bits == 256) {

@@ -287,7 +287,7 @@ class PathModel final : public RtlStoreModel {
       run(d, ctx, out);
       return;
     }
-    const unsigned elems = ins.vec_lanes();
+    const unsigned elems = ins.stored_elements();
     const unsigned esize = ins.type ? isa::bytes_of(*ins.type) : 0;
     if (!ins.type || ops.src.size() < size_t(elems) * 32 || esize * elems == 0 ||
         esize * elems > golden::kMaxAccessBytes) {

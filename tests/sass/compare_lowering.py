@@ -29,7 +29,7 @@ def sass_by_line(listing):
         if m:
             line = int(m.group(1))
             continue
-        m = re.match(r"\s*/\*[0-9a-f]{4}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", text)
+        m = re.match(r"\s*/\*[0-9a-f]{4}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)", text)
         if m and line is not None and STORE_OPS.match(m.group(2)):
             out.setdefault(line, []).append(m.group(2))
     return out

@@ -84,19 +84,23 @@ TEST(Lowering, Tcgen05StIsSttmWithShapeAndCount) {
   EXPECT_EQ(lowered("tcgen05.st.sync.aligned.16x64b.x2.b32 [%r1], {%r2, %r3};"),
             V{"STTM.16dp64bit.x2"});
   EXPECT_EQ(lowered("tcgen05.st.sync.aligned.16x128b.x1.b32 [%r1], {%r2, %r3};"),
-            V{"STTM.16dp128bit.x1"});
+            V{"STTM.16dp128bit"});
   EXPECT_EQ(lowered("tcgen05.st.sync.aligned.16x256b.x1.b32 [%r1], {%r2, %r3, %r4, %r5};"),
-            V{"STTM.16dp256bit.x1"});
+            V{"STTM.16dp256bit"});
   EXPECT_EQ(lowered("tcgen05.st.sync.aligned.16x64b.x1.unpack::16b.b32 [%r1], {%r2};"),
-            V{"STTM.16dp64bit.EXPAND16BIT.x1"});
+            V{"STTM.16dp64bit.EXPAND16BIT"});
+  // ptxas 13.0 spells the count before .EXPAND16BIT (nvdisasm, tests/data/sass).
+  EXPECT_EQ(lowered("tcgen05.st.sync.aligned.16x64b.x8.unpack::16b.b32 [%r1], {%r2, %r3, %r4, %r5, "
+                    "%r6, %r7, %r8, %r9};"),
+            V{"STTM.16dp64bit.x8.EXPAND16BIT"});
   // .16x32bx2: one instruction per half of the warp, the second at taddr + immHalfSplitoff.
   Diagnostics d;
   auto ins = parse_instruction("tcgen05.st.sync.aligned.16x32bx2.x1.b32 [%r1], 16, {%r2};", d);
   ASSERT_TRUE(ins);
   const auto s = lower(*ins, kSm100a);
   ASSERT_EQ(s.size(), 2u);
-  EXPECT_EQ(s[0].str(), "STTM.16dp32bit_t0_t15.x1 tmem[%r1], {%r2}");
-  EXPECT_EQ(s[1].str(), "STTM.16dp32bit_t16_t31.x1 tmem[%r1+0x10], {%r2}");
+  EXPECT_EQ(s[0].str(), "STTM.16dp32bit_t0_t15 tmem[%r1], {%r2}");
+  EXPECT_EQ(s[1].str(), "STTM.16dp32bit_t16_t31 tmem[%r1+0x10], {%r2}");
 }
 
 TEST(Lowering, TwoFiftySixBitGlobalStoresCarryTheL2Eviction) {
@@ -119,11 +123,15 @@ TEST(Lowering, EvictionSizeAndSpaces) {
   EXPECT_EQ(lowered("st.global.v2.u32 [%rd1], {%r1, %r2};"), V{"STG.E.64"});
   EXPECT_EQ(lowered("st.shared.u16 [%r1], %rs1;"), V{"STS.U16"});
   EXPECT_EQ(lowered("st.local.u32 [%rd1], %r1;"), V{"STL"});
+  // Shared and local stores drop ordering and L1 eviction bits (ptxas 13.0, tests/data/sass).
+  EXPECT_EQ(lowered("st.volatile.local.u32 [%rd1], %r1;"), V{"STL"});
+  EXPECT_EQ(lowered("st.local.L1::evict_first.u8 [%rd1], %rs1;"), V{"STL.U8"});
+  EXPECT_EQ(lowered("st.shared.L1::evict_last.u64 [%r1], %rd1;"), V{"STS.64"});
   EXPECT_EQ(lowered("st.u32 [%rd1], %r1;"), V{"ST.E"});
   EXPECT_EQ(lowered("st.shared::cluster.u32 [%r1], %r1;"), V{"ST.E"});
   EXPECT_EQ(lowered("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];"),
             V{"STAS"});
-  EXPECT_EQ(lowered("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r2};"), V{"STTM.x1"});
+  EXPECT_EQ(lowered("tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], {%r2};"), V{"STTM"});
 }
 
 TEST(Lowering, V8WriteMaskClearsSinks) {

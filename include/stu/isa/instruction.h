@@ -139,6 +139,10 @@ struct Instruction {
   // (Below sm_100 a scope alone makes no store either: isa::emits_no_store, lowering.h.)
   bool stores_nothing() const;
   unsigned vec_lanes() const { return vec ? lanes_of(*vec) : 1; }
+  // Elements the store writes: vec_lanes(), except a '.v8' of 8- or 16-bit elements (undefined
+  // by the ISA, accepted by ptxas), of which ptxas 13.0 stores element 0 alone (one STG.U8 or
+  // .U16; silicon-checked on an H200, 2026-11-26, docs/golden.md).
+  unsigned stored_elements() const;
   // The 256-bit vector forms: '.v8' of 32-bit or '.v4' of 64-bit elements.
   bool is_256bit_vector() const;
   // Bytes written by one thread when no element is a sink (st/st.async), or 4 * registers
