@@ -44,6 +44,18 @@ __global__ void k_policy(uint32_t* out, unsigned trap_lanes, unsigned mask) {
                  : "memory");
 }
 
+// Whether the barrier at shared address `m` completed its phase of parity 0.
+__device__ uint32_t phase0_complete(uint32_t m) {
+  uint32_t done;
+  asm volatile(
+      "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
+      "p; }"
+      : "=r"(done)
+      : "r"(m)
+      : "memory");
+  return done;
+}
+
 // --- mbarrier tx-count range ---------------------------------------------------------------------
 __global__ void k_mbar(int op, unsigned n, unsigned* state) {
   __shared__ alignas(8) uint64_t mbar;
@@ -65,14 +77,7 @@ __global__ void k_mbar(int op, unsigned n, unsigned* state) {
                    "r"(n - n / 2)
                    : "memory");
     }
-    uint32_t done;
-    asm volatile(
-        "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
-        "p; }"
-        : "=r"(done)
-        : "r"(m)
-        : "memory");
-    state[0] = done;
+    state[0] = phase0_complete(m);
     state[1] = static_cast<uint32_t>(mbar);
     state[2] = static_cast<uint32_t>(mbar >> 32);
   }
@@ -97,14 +102,7 @@ __global__ void k_arrive(int form, unsigned expected, unsigned* state) {
           "{ .reg .b64 s; mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 s, [%0], 0; }" ::
               "r"(m)
           : "memory");
-    uint32_t done;
-    asm volatile(
-        "{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
-        "p; }"
-        : "=r"(done)
-        : "r"(m)
-        : "memory");
-    state[0] = done;
+    state[0] = phase0_complete(m);
   }
 }
 
