@@ -19,13 +19,14 @@ int run_lower(const LowerArgs& o) {
   return for_each_input(o.files, [&](const std::string& f, std::string_view text) {
     Diagnostics d;
     std::string out;
-    auto visit = [&](const isa::Instruction& ins, bool valid, const isa::Target& target) {
+    auto visit = [&](const isa::Instruction& ins, bool valid, const isa::Target& target,
+                     const isa::SymbolLookup& names) {
       out += f + ":" + std::to_string(ins.loc.line) + ": " + isa::print(ins) + "\n";
       if (!valid) {
         out += "    (not lowered: invalid)\n";
         return;
       }
-      const auto sass = isa::lower(ins, target);
+      const auto sass = isa::lower(ins, target, isa::proven_space(ins, names));
       if (sass.empty())
         out += ins.op == isa::Opcode::StBulk ? "    (not lowered: no observed SASS)\n"
                                              : "    (no instruction: ptxas 13.0 emits no store)\n";

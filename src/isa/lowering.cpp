@@ -235,7 +235,15 @@ std::string SassInstr::str() const {
   return s;
 }
 
-std::vector<SassInstr> lower(const Instruction& ins, const Target& target) {
+std::optional<Space> proven_space(const Instruction& ins, const SymbolLookup& names) {
+  if (ins.addr.base != Address::Base::Symbol) return std::nullopt;
+  const Symbol* s = names.find(ins.addr.name);
+  if (!s || s->kind != Symbol::Kind::Variable) return std::nullopt;
+  return s->space;
+}
+
+std::vector<SassInstr> lower(const Instruction& ins, const Target& target,
+                             std::optional<Space> proven) {
   std::vector<SassInstr> out;
   if (ins.op == Opcode::StBulk) return out;  // no observed SASS for st.bulk: not lowered
   if (emits_no_store(ins, target)) return out;
@@ -245,7 +253,8 @@ std::vector<SassInstr> lower(const Instruction& ins, const Target& target) {
   if (ins.type) {
     unsigned bits = bits_of(*ins.type) * ins.stored_elements();
     st.size_bits = bits;
-    st.signed_size = kind_of(*ins.type) == TypeKind::Signed;
+    // A vector of bytes is one wider store: .v2.s8 is STx.U16 (the sign is a scalar's).
+    st.signed_size = kind_of(*ins.type) == TypeKind::Signed && ins.stored_elements() == 1;
     if (bits == 256) {
       for (size_t i = 0; i < ins.src.size(); ++i) {
         if (ins.src[i].kind == Operand::Kind::Sink) continue;
@@ -279,8 +288,24 @@ std::vector<SassInstr> lower(const Instruction& ins, const Target& target) {
     return out;
   }
   // Opcode by state space.
-  const Space sp = ins.space ? effective(*ins.space) : Space::Global;
-  if (!ins.space) {
+  Space sp = ins.space ? effective(*ins.space) : Space::Global;
+  bool generic = !ins.space;
+  if (proven && ins.op == Opcode::St) {
+    const Space p = effective(*proven);
+    const bool to_own_shared = ins.space && sp == Space::SharedCluster && p == Space::SharedCta;
+    if ((generic && (p == Space::Global || p == Space::SharedCta || p == Space::Local)) ||
+        to_own_shared) {
+      sp = p;
+      generic = false;
+    }
+  }
+  // A 256-bit store exists for global memory alone: ptxas emits STG for it whatever the address
+  // (a generic one, even one it knows is local).
+  if (st.size_bits == 256 && ins.op == Opcode::St && (generic || sp == Space::Local)) {
+    sp = Space::Global;
+    generic = false;
+  }
+  if (generic) {
     st.opcode = SassOpcode::ST;
   } else if (sp == Space::Global) {
     st.opcode = SassOpcode::STG;

@@ -793,7 +793,7 @@ class Reader {
     ctx_.symbols = &symbols_;
     bool ok = isa::validate(ins_, ctx_, d_);
     if (!ok) ++stats_.invalid_stores;
-    if (visit_) visit_(ins_, ok, ctx_.target);
+    if (visit_) visit_(ins_, ok, ctx_.target, symbols_);
   }
 
   // A non-store instruction: skipped through its ';'. A missing ';' is noticed when a '}' or

@@ -175,3 +175,36 @@ TEST(Lowering, CacheHintUsesTheDescriptor) {
 
 }  // namespace
 }  // namespace stu::isa
+
+namespace stu::isa {
+namespace {
+
+// ptxas lowers a store whose address names a variable for the variable's space, and the
+// width rules of the SASS corpus (tests/data/sass, docs/check.md).
+TEST(Lowering, ProvenSpaceAndWidthRulesOfTheSassCorpus) {
+  Diagnostics d;
+  auto opcodes = [&](const char* text, std::optional<Space> proven) {
+    auto ins = parse_instruction(text, d);
+    std::vector<std::string> v;
+    if (!ins) return v;
+    for (const SassInstr& s : lower(*ins, kSm100a, proven))
+      v.push_back(s.str().substr(0, s.str().find(' ')));
+    return v;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(opcodes("st.u32 [gbuf+8], %r1;", Space::Global), V{"STG.E"});
+  EXPECT_EQ(opcodes("st.relaxed.gpu.u32 [sbuf], %r1;", Space::Shared), V{"STS"});
+  EXPECT_EQ(opcodes("st.u64 [lbuf], %rd1;", Space::Local), V{"STL.64"});
+  EXPECT_EQ(opcodes("st.shared::cluster.v4.u32 [sbuf], {%r1, %r2, %r3, %r4};", Space::Shared),
+            V{"STS.128"});
+  EXPECT_EQ(opcodes("st.u32 [gbuf+8], %r1;", std::nullopt), V{"ST.E"});
+  EXPECT_EQ(opcodes("st.global.v2.s8 [%rd1], {%rs1, %rs2};", std::nullopt), V{"STG.E.U16"});
+  EXPECT_EQ(opcodes("st.global.s8 [%rd1], %rs1;", std::nullopt), V{"STG.E.S8"});
+  EXPECT_EQ(opcodes("st.v8.u32 [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};", std::nullopt),
+            V{"STG.E.ENL2.256"});
+  EXPECT_EQ(opcodes("st.v8.u32 [lbuf], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};", Space::Local),
+            V{"STG.E.ENL2.256"});
+}
+
+}  // namespace
+}  // namespace stu::isa

@@ -8,6 +8,7 @@
 
 #include "stu/isa/instruction.h"
 #include "stu/isa/target.h"
+#include "stu/isa/validator.h"
 
 namespace stu::isa {
 
@@ -56,7 +57,13 @@ struct SassInstr {
 // Returns the SASS sequence ptxas 13.0 emits for `ins` on `target` (assumed valid; the table
 // holds for sm_80 .. sm_120, checked against cuobjdump listings of sm_90a and sm_100a cubins).
 // Empty when ptxas emits no store (emits_no_store) and for st.bulk (not lowered).
-std::vector<SassInstr> lower(const Instruction& ins, const Target& target);
+// `proven`: the space ptxas can prove the address is in (the declared space of a variable the
+// address names, `[gbuf+8]`); it lowers a generic store, or a .shared::cluster one to the
+// CTA's own shared variable, as a store to that space (STG / STS / STL; tests/data/sass).
+std::vector<SassInstr> lower(const Instruction& ins, const Target& target,
+                             std::optional<Space> proven = std::nullopt);
+// The space of the variable `ins` addresses by name, when `names` knows it.
+std::optional<Space> proven_space(const Instruction& ins, const SymbolLookup& names);
 
 // Whether ptxas 13.0 emits no store for `ins` on `target` (observed: the kernel's code is that of
 // an empty kernel): the st.async forms of Instruction::stores_nothing() on every target, and,

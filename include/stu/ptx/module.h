@@ -15,6 +15,7 @@
 #include "stu/diag.h"
 #include "stu/isa/instruction.h"
 #include "stu/isa/target.h"
+#include "stu/isa/validator.h"
 
 namespace stu::ptx {
 
@@ -35,10 +36,10 @@ struct CheckStats {
   bool has_version = false;
 };
 
-// Called for every store-family instruction that parsed, with the target it was validated for;
-// `valid` is false when validation reported an error for it.
-using StoreVisitor =
-    std::function<void(const isa::Instruction& ins, bool valid, const isa::Target& target)>;
+// Called for every store-family instruction that parsed, with the target it was validated for
+// and the names in scope; `valid` is false when validation reported an error for it.
+using StoreVisitor = std::function<void(const isa::Instruction& ins, bool valid,
+                                        const isa::Target& target, const isa::SymbolLookup& names)>;
 
 CheckStats check_module(std::string_view text, Diagnostics& diags, const CheckOptions& opts = {},
                         const StoreVisitor& visit = nullptr);
