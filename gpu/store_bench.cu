@@ -151,6 +151,21 @@ __global__ void k_chain(char* base, int count, unsigned long long* cycles) {
   *cycles = t1 - t0;
 }
 
+// `warps` warps of one CTA (one SM), all 32 lanes: warp w's iteration i stores a whole new
+// 128-byte line, (i * warps + w) * 128. Thread 0 times the CTA from barrier to barrier.
+template <int Op>
+__global__ void k_warps(char* base, int count, int warps, unsigned long long* cycles) {
+  const unsigned w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  char* warm = base + (size_t(count) + 8) * size_t(warps) * 128;
+  for (int i = 0; i < 8; ++i) chain_step<Op>(warm + (size_t(i) * warps + w) * 128 + lane * 4, i);
+  __syncthreads();
+  const unsigned long long t0 = clock64();
+  for (int i = 0; i < count; ++i)
+    chain_step<Op>(base + (size_t(i) * warps + w) * 128 + lane * 4, i);
+  __syncthreads();
+  if (threadIdx.x == 0) *cycles = clock64() - t0;
+}
+
 __global__ void k_shared(int stride, int count, unsigned long long* cycles) {
   __shared__ uint32_t words[32 * 32 + 32];
   const uint32_t lane = threadIdx.x & 31;
@@ -340,11 +355,16 @@ struct Runner {
         std::exit(2);
       }
       const int count = std::stoi(p("count", "4096"));
+      // warps=W: W whole warps on one SM (k_warps), else one thread (k_chain).
+      const int warps = std::stoi(p("warps", "0"));
       auto launch = [&] {
         switch (it->second) {
-#define CHAIN_CASE(op)                            \
-  case op:                                        \
-    k_chain<op><<<1, 1>>>(buffer, count, cycles); \
+#define CHAIN_CASE(op)                                              \
+  case op:                                                          \
+    if (warps > 0)                                                  \
+      k_warps<op><<<1, 32 * warps>>>(buffer, count, warps, cycles); \
+    else                                                            \
+      k_chain<op><<<1, 1>>>(buffer, count, cycles);                 \
     break;
           CHAIN_CASE(kSt)
           CHAIN_CASE(kStRelaxedGpu)
@@ -373,9 +393,10 @@ struct Runner {
         CHECK(cudaDeviceSynchronize());
         unsigned long long c = 0;
         CHECK(cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost));
-        if (r > 0 || ncu) best = std::min(best, double(c) / count);
+        // One thread: cycles an iteration; W warps: cycles per warp store on the SM.
+        if (r > 0 || ncu) best = std::min(best, double(c) / count / std::max(warps, 1));
       }
-      if (!ncu) emit(e, "latency", best, "cycles", 0);
+      if (!ncu) emit(e, warps > 0 ? "cycles_per_warp_store" : "latency", best, "cycles", 0);
     } else if (e.kernel == "shared") {
       const int stride = std::stoi(p("stride", "1"));
       const int count = std::stoi(p("count", "4096"));

@@ -90,6 +90,10 @@ ModelRun plan_run(const correlate::Experiment& e, std::uint32_t sms, std::uint64
     m.full_warps = count / 32;
   } else if (e.kernel == "chain") {
     const std::string op = e.get("op", "st");
+    if (!e.get("warps").empty()) {
+      m.why = "no model experiment: the chain generators are one lane of one warp";
+      return m;
+    }
     if (op == "st.relaxed.gpu") {
       m.generator = "chain_l2";
     } else if (op == "st.mmio") {
