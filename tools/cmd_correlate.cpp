@@ -147,23 +147,11 @@ std::vector<std::pair<std::string, double>> model_counters(const sim::Stats& s) 
   };
 }
 
-bool read_text(const std::string& path, std::string& out, std::string& why) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    why = "cannot read '" + path + "'";
-    return false;
-  }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  out = ss.str();
-  return true;
-}
-
 // gpu/store_bench's output: one JSON object a line (the first describes the device).
 bool read_measured(const std::string& path, std::map<std::string, Measured>& out,
                    std::string& device, std::string& why) {
   std::string text;
-  if (!read_text(path, text, why)) return false;
+  if (!read_file(path, text, why)) return false;
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -191,7 +179,7 @@ bool read_measured(const std::string& path, std::map<std::string, Measured>& out
 bool read_ncu(const std::string& csv_path, const std::string& launches_path,
               std::map<std::string, std::map<std::string, double>>& out, std::string& why) {
   std::string csv, launches;
-  if (!read_text(csv_path, csv, why) || !read_text(launches_path, launches, why)) return false;
+  if (!read_file(csv_path, csv, why) || !read_file(launches_path, launches, why)) return false;
   std::map<int, std::string> names;
   std::istringstream ln(launches);
   for (std::string l; std::getline(ln, l);) {
@@ -249,7 +237,7 @@ bool read_ncu(const std::string& csv_path, const std::string& launches_path,
 // NAME FIGURE RATIO lines.
 bool read_baseline(const std::string& path, std::map<std::string, double>& out, std::string& why) {
   std::string text;
-  if (!read_text(path, text, why)) return false;
+  if (!read_file(path, text, why)) return false;
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -276,7 +264,7 @@ std::string num(double v) {
 
 int run_correlate(const CorrelateArgs& a) {
   std::string why, text;
-  if (!read_text(a.suite, text, why)) {
+  if (!read_file(a.suite, text, why)) {
     std::cerr << "stu: error: " << why << "\n";
     return kUsage;
   }
