@@ -24,19 +24,22 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   LinePayload& p = LinePayload::of(tr);
   const golden::LineByteMask m = p.mask();
   const std::uint64_t line = tr.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
-  // Bursts: every burst-sized chunk with an enabled byte moves whole.
+  // Bursts: every burst-sized chunk with an enabled byte moves whole. A chunk enabled only in
+  // part is read first where DRAM writes whole bursts (dram.partial_writes): a read, then the
+  // write, on the same bank.
   const unsigned burst = ctx_.cfg.dram.burst_bytes;
-  unsigned bursts = 0;
+  unsigned bursts = 0, partial = 0;
   for (unsigned b = 0; b < golden::kLineBytes; b += burst) {
-    for (unsigned i = b; i < b + burst; ++i)
-      if (m.test(i)) {
-        ++bursts;
-        break;
-      }
+    const unsigned n = m.count_range(b, b + burst);
+    bursts += n != 0;
+    partial += n != 0 && n != burst;
   }
+  const unsigned reads =
+      ctx_.cfg.dram.partial_writes == PartialWrite::ReadModifyWrite ? partial : 0;
   const double bytes = double(bursts) * burst;
-  const Cycle t1 = bw_.book(t, bytes);
-  const Cycle t2 = banks_[bank_of(line)].book(t1, bytes);
+  const double read_bytes = double(reads) * burst;
+  const Cycle t1 = bw_.book(t, bytes + read_bytes);
+  const Cycle t2 = banks_[bank_of(line)].book(t1, bytes + read_bytes);
   occupied_until_ = t2;
   mem_.write_line(line, m, p.data.data());
   if (keep_log_) {
@@ -54,6 +57,10 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   }
   ctx_.stats.add(Metric::DramBytesWrite, bytes);
   ctx_.stats.add(Metric::DramSectorsWrite, double(m.sector_count()));
+  if (reads) {
+    ctx_.stats.add(Metric::DramBytesRead, read_bytes);
+    ctx_.stats.add(Metric::DramSectorsRead, read_bytes / golden::kSectorBytes);
+  }
   const Cycle done = t2 + latency_;
   ctx_.record(Event::DramWrite, p.ext->instr_id, p.ext->warp, line, t2);
   return done;

@@ -586,6 +586,104 @@ class Chain : public Generator {
   isa::Instruction ins_;
 };
 
+// --- sm_chain ------------------------------------------------------------------------------
+// The correlation suite's `chain` experiments (gpu/suite.txt): `cta_warps` warps of CTA 0 on
+// SM 0, lanes 0 .. `lanes`-1 active. Iteration i of warp w does each '+'-separated part of `op`
+// in turn: a store part (st, st.relaxed.gpu, st.volatile, st.mmio, st.release.sys, ...) stores
+// 4 bytes a lane to line i * cta_warps + w of the footprint (lane l at 4 l), a fence part
+// (fence.sc.gpu, fence.acq_rel.cta, ...) is a Fence op of its scope. `warps` counts the
+// iterations of all warps together; warp w's iterations interleave with the other warps'.
+class SmChain : public Generator {
+ public:
+  explicit SmChain(const GenParams& p) : Generator("sm_chain", p) {
+    if (p.cta_warps < 1 || p.cta_warps > 32) {
+      error_ = "cta_warps: must be in 1..32 (got " + std::to_string(p.cta_warps) + ")";
+      return;
+    }
+    if (p.lanes < 1 || p.lanes > 32) {
+      error_ = "lanes: must be in 1..32 (got " + std::to_string(p.lanes) + ")";
+      return;
+    }
+    cfg_.warps_per_cta = std::max<std::uint32_t>(cfg_.warps_per_cta, p.cta_warps);
+    std::size_t from = 0;
+    for (;;) {
+      const std::size_t plus = p.op.find('+', from);
+      if (!add_part(p.op.substr(from, plus == std::string::npos ? std::string::npos : plus - from)))
+        return;
+      if (plus == std::string::npos) break;
+      from = plus + 1;
+    }
+    lines_ = chunks_in(footprint_or(p, 16ull << 20), golden::kLineBytes);
+    total_ = p.warps * parts_.size();
+  }
+  bool setup(MachineState& m, std::string& error) const override {
+    return alloc_global(m, lines_ * golden::kLineBytes, error);
+  }
+
+ private:
+  struct Part {
+    bool fence = false;
+    isa::Scope scope = isa::Scope::Gpu;
+    std::size_t ins = 0;  // into ins_
+  };
+  bool add_part(const std::string& part) {
+    Part x;
+    const auto scope_of = [&](const std::string& s) {
+      for (auto [name, sc] : {std::pair<const char*, isa::Scope>{"cta", isa::Scope::Cta},
+                              {"cluster", isa::Scope::Cluster},
+                              {"gpu", isa::Scope::Gpu},
+                              {"sys", isa::Scope::Sys}}) {
+        if (s == name) {
+          x.scope = sc;
+          return true;
+        }
+      }
+      return false;
+    };
+    if (part.rfind("fence.", 0) == 0) {  // fence.<sc|acq_rel>.<scope>
+      const std::size_t dot = part.find('.', 6);
+      const std::string sem = part.substr(6, dot == std::string::npos ? dot : dot - 6);
+      if ((sem != "sc" && sem != "acq_rel") || dot == std::string::npos ||
+          !scope_of(part.substr(dot + 1))) {
+        error_ = "op: '" + part + "' is no fence.{sc,acq_rel}.{cta,cluster,gpu,sys}";
+        return false;
+      }
+      x.fence = true;
+    } else if (part == "st" || part.rfind("st.", 0) == 0) {
+      std::string quals = part.substr(2);
+      if (quals == ".mmio") quals = ".mmio.relaxed.sys";
+      ins_.push_back(parse("st" + quals + ".global.b32 [%rd1], %r1;", error_));
+      if (!error_.empty()) {
+        error_ = "op: '" + part + "' is no 4-byte global store: " + error_;
+        return false;
+      }
+      x.ins = ins_.size() - 1;
+    } else {
+      error_ = "op: '" + part + "' is neither a store (st...) nor a fence (fence...)";
+      return false;
+    }
+    parts_.push_back(x);
+    return true;
+  }
+  void make(std::uint64_t i, WarpOp& op) override {
+    const Part& x = parts_[i % parts_.size()];
+    const std::uint64_t n = i / parts_.size();  // iteration of all warps
+    const std::uint16_t w = std::uint16_t(n % p_.cta_warps);
+    const std::uint32_t active = p_.lanes == 32 ? 0xFFFFFFFFu : (std::uint32_t(1) << p_.lanes) - 1;
+    if (x.fence) {
+      begin_op(op, OpKind::Fence, 0, 0, w, active);
+      op.scope = x.scope;
+      return;
+    }
+    store_op(op, ins_[x.ins], i, 1, 0, 0, w, active);
+    const std::uint64_t line = kGlobalBase + (n % lines_) * golden::kLineBytes;
+    for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = line + 4 * l;
+  }
+  std::vector<Part> parts_;
+  std::vector<isa::Instruction> ins_;
+  std::uint64_t lines_ = 1;
+};
+
 template <typename T, typename... A>
 std::unique_ptr<Workload> make(std::string& error, A&&... a) {
   auto g = std::make_unique<T>(std::forward<A>(a)...);
@@ -613,6 +711,10 @@ const std::vector<GeneratorInfo>& generators() {
       {"chain_l2", "calibration: one lane of one warp, st.relaxed.gpu to a new line each op"},
       {"chain_dram",
        "calibration: one lane of one warp, st.mmio.relaxed.sys to a new line each op"},
+      {"sm_chain",
+       "`cta_warps` warps of SM 0, `lanes` lanes: each iteration `op` (st..., fence..., "
+       "'+'-joined) "
+       "to a new line"},
   };
   return list;
 }
@@ -654,6 +756,7 @@ std::unique_ptr<Workload> make_generator(std::string_view name, const GenParams&
   if (name == "flag_publish") return make<FlagPublish>(error, p);
   if (name == "chain_l2") return make<Chain>(error, p, false);
   if (name == "chain_dram") return make<Chain>(error, p, true);
+  if (name == "sm_chain") return make<SmChain>(error, p);
   return make<Mmio>(error, p);
 }
 

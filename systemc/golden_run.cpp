@@ -25,6 +25,7 @@ std::string run_golden(Workload& w, golden::MachineState& m) {
       }
       case OpKind::MbarWait:
       case OpKind::TmemWait:
+      case OpKind::Fence:
         break;  // the golden model runs the ops in order: nothing to wait for
     }
   }

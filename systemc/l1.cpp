@@ -69,8 +69,10 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   if (mode_ == SimMode::Lt) {
     Cycle sent = send(leaving_, t1, x);
     if (eager()) sent = std::max(sent, eager_lt(t1, wait_l2, x));
+    if (last_out_ack_) x.visible_cycle = last_out_ack_ + ctx_.cfg.l1.hit_latency;
     // The L2's acknowledgement comes back through the L1 pipeline to the LSU.
-    if (x.release_point || wait_l2) return std::max(done, sent + ctx_.cfg.l1.hit_latency);
+    if ((x.release_point && scoped(x)) || wait_l2)
+      return std::max(done, sent + ctx_.cfg.l1.hit_latency);
     // A store that found the buffer full waits until the oldest entry has left: how the
     // crossbar, the L2 and DRAM push back.
     return leaving_.empty() ? done : std::max(done, last_depart_ + ctx_.cfg.l1.hit_latency);
@@ -81,12 +83,12 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   if (strong_entry) strong_.push_back(wait_l2 ? &tr : nullptr);
   // A release waits for the entries its drain pushed out; a scoped strong store for its own
   // entry; any store while the entries that left the buffer cannot move on (it is full).
-  // (A scoped store's own entry leaves after every earlier one is acknowledged, so waiting
-  // for it covers the release too; each store is answered exactly once.)
+  // (A scoped release store's own entry leaves after every earlier one is acknowledged, so
+  // waiting for it covers the release too; each store is answered exactly once.)
   Cycle answer = done;
   if (wait_l2) {
     answer = kLater;
-  } else if (x.release_point && in_flight_ + out_.size() > 0) {
+  } else if (x.release_point && scoped(x) && in_flight_ + out_.size() > 0) {
     releases_.push_back(&tr);
     answer = kLater;
   } else if (out_.size() > ctx_.cfg.l1.write_buffer_entries) {
@@ -123,6 +125,9 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
     x.dest = golden::Dest{};
     x.l2 = e.l2;
     x.mergeable = e.mergeable;
+    // AT: a release store's own entry leaves after every earlier entry is acknowledged (the
+    // LSU's fence waited for the warp's acknowledgements only).
+    x.release_point = !e.mergeable && from.release_point && scoped(from);
     x.instr_id = 0;  // an entry may hold several stores, and leaves after later ones
     (void)from;
     x.warp = from.warp;
@@ -135,14 +140,14 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
     const unsigned sectors = e.bytes.sector_count();
     if (mode_ == SimMode::Lt) {
       // The port moves one entry after another; an entry needs a credit (the slice took
-      // the entry write_buffer_entries before it); a strong entry leaves after every earlier
-      // one is acknowledged.
+      // the entry write_buffer_entries before it). No entry waits for the earlier ones'
+      // acknowledgements: relaxed strong stores pipeline (H200, docs/tlm.md), and the fence
+      // before a release store waited for what its warp had pushed out (Lsu::fence_lt).
       Cycle at = std::max(t, port_free_);
       if (taken_.size() >= kCredits) {
         at = std::max(at, taken_.front());
         taken_.pop_front();
       }
-      if (!e.mergeable) at = std::max(at, last_out_ack_);
       ctx_.record(Event::WbOut, x.instr_id, x.warp, e.line, at);
       port_free_ = at + (sectors * golden::kSectorBytes + ctx_.cfg.xbar.bytes_per_clk - 1) /
                             ctx_.cfg.xbar.bytes_per_clk;
@@ -181,7 +186,7 @@ void L1::pump_loop() {
       continue;
     }
     LinePayload* d = out_.front();
-    if (!d->ext->mergeable && in_flight_ > 0) return;  // strong: wait for the earlier ones
+    if (d->ext->release_point && in_flight_ > 0) return;  // a release: after the earlier ones
     out_.pop_front();
     if (!out_.empty()) prefetch(&out_.front()->gp);  // the next to leave
     ++in_flight_;

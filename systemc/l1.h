@@ -5,9 +5,11 @@
 // the data stage (bytes_per_clk) and adds l1.hit_latency. The line's bytes are written to the
 // model's global image here (the SM's point of view); entries that leave the write buffer
 // carry the data on to the L2 (and DRAM), which the golden-image check follows to the end.
-// Ordering at the buffer's output: a strong (non-mergeable) entry leaves only after every
-// entry before it is acknowledged by the L2; a release store is acknowledged only after the
-// entries its drain pushed out are.
+// Ordering at the buffer's output: entries leave in order and pipeline, strong ones too (an
+// H200 issues relaxed .gpu stores as fast as weak ones); AT: a release store's own entry
+// leaves only after every entry before it is acknowledged by the L2 (LT: the LSU's fence
+// waited for them); a release store is acknowledged only after the entries its drain pushed
+// out are.
 // Write-buffer policy (l1.write_buffer_policy): `eager` sends the oldest entry whenever the
 // port to the crossbar is free (xbar.bytes_per_clk), and acknowledges a strong store of
 // .cluster/.gpu/.sys scope when the L2 acknowledges its entry (a write-through / .mmio one:

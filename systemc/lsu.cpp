@@ -177,11 +177,32 @@ void count_instruction(Stats& s, StoreClass cls, const PlannedOp& op) {
 }
 }  // namespace
 
+std::optional<isa::Scope> Lsu::fence_before(const PlannedOp& op) {
+  if (op.kind != OpKind::Store || !op.res || !op.res->order.release) return std::nullopt;
+  return op.res->order.scope.value_or(isa::Scope::Gpu);
+}
+
+Cycle Lsu::fence_lt(SmState& s, const WarpState& w, isa::Scope scope, Cycle t) {
+  const FenceConfig& f = ctx_.cfg.fence;
+  if (scope == isa::Scope::Cta) return t + f.cta_cycles;  // ordered within the SM
+  const Cycle start = std::max(t, s.fence_free);
+  s.fence_free = start + f.interval;
+  // Every earlier store of the warp acknowledged, and what they pushed out of the L1 at the L2.
+  const Cycle drained = std::max({start, w.last_ack, w.visible});
+  Cycle done = drained + f.gpu_cycles;
+  if (scope == isa::Scope::Sys) done = std::max(done, start + f.sys_cycles);
+  return done;
+}
+
 void Lsu::issue_lt(const PlannedOp& op) {
   SmState& s = sms_[op.sm % sms_.size()];
   WarpState& w = warp(op);
   Stats& st = ctx_.stats;
-  Cycle t = std::max(s.cursor, ctx_.tb.now());
+  // A warp that its own fence holds issues when the fence ends, and the SM goes on with its
+  // other warps meanwhile: the SM's cursor does not follow the warp there.
+  const Cycle sm_t = std::max(s.cursor, ctx_.tb.now());
+  Cycle t = std::max(sm_t, w.ready);
+  const bool held = t > sm_t;
   if (op.kind == OpKind::MbarWait) {
     const Cycle c = mbu_.phase_done(op.ctx.cta, op.mbar_offset, op.parity);
     if (c == kLater) {
@@ -195,6 +216,7 @@ void Lsu::issue_lt(const PlannedOp& op) {
       t = c;
     }
     s.cursor = t;
+    w.ready = t;
     return;
   }
   if (op.kind == OpKind::TmemWait) {
@@ -203,6 +225,16 @@ void Lsu::issue_lt(const PlannedOp& op) {
       t = w.tmem_ack;
     }
     s.cursor = t;
+    w.ready = t;
+    return;
+  }
+  if (op.kind == OpKind::Fence) {
+    const Cycle done = fence_lt(s, w, op.scope, t);
+    st.add(Metric::LsuStallOrdering, double(done - t));
+    ctx_.record(Event::FenceDone, 0, op.ctx.warp, 0, done);
+    w.ready = done;
+    if (!held) s.cursor = t;
+    max_cursor_ = std::max(max_cursor_, done);
     return;
   }
   while (!s.acks.empty() && s.acks.top() <= t) s.acks.pop();
@@ -212,16 +244,20 @@ void Lsu::issue_lt(const PlannedOp& op) {
     st.add(Metric::LsuStallOutstanding, double(c - t));
     t = c;
   }
-  const bool strong = op.res && op.res->order.strong;
-  const bool release = op.res && op.res->order.release;
-  if (release && w.last_ack > t) {
-    st.add(Metric::LsuStallOrdering, double(w.last_ack - t));
-    t = w.last_ack;
+  const Cycle before_warp = t;  // what the SM waited for; the rest is the warp's own
+  if (const auto scope = fence_before(op)) {
+    const Cycle done = fence_lt(s, w, *scope, t);
+    st.add(Metric::LsuStallOrdering, double(done - t));
+    ctx_.record(Event::FenceDone, 0, op.ctx.warp, 0, done);
+    t = done;
   }
-  if (strong && w.last_strong_ack > t) {
-    st.add(Metric::LsuStallOrdering, double(w.last_strong_ack - t));
-    t = w.last_strong_ack;
+  if (op.res && op.res->order.mmio) {  // one lane at a time, one .mmio store after another
+    const Cycle start = std::max(t, s.mmio_free);
+    s.mmio_free =
+        start + Cycle(ctx_.cfg.lsu.mmio_cycles_per_lane) * __builtin_popcount(op.ctx.active);
+    t = start;
   }
+  const bool warp_waited = t > before_warp;
   t = s.issue.book(t, 1.0);
   StoreClass cls = StoreClass::Global;
   build(op, txns_, cls);
@@ -232,19 +268,22 @@ void Lsu::issue_lt(const PlannedOp& op) {
   for (LinePayload* p : txns_) {
     p->ext->issue_cycle = t;
     ack = std::max(ack, out.lt(p->gp, t));
+    w.visible = std::max<Cycle>(w.visible, p->ext->visible_cycle);
     ctx_.pool.release(*p);
   }
   ctx_.record(Event::Ack, instr, op.ctx.warp, 0, ack);
+  if (op.res && op.res->order.mmio)  // acknowledged after its last lane went
+    ack = std::max(ack, s.mmio_free);
   if (op.tcgen05) {
     w.tmem_ack = std::max(w.tmem_ack, ack);
   } else {
     s.acks.push(ack);
     w.last_ack = std::max(w.last_ack, ack);
-    if (strong) w.last_strong_ack = std::max(w.last_strong_ack, ack);
   }
   // A store that wrote nothing (every lane faulted or inactive) has no latency to count.
   if (op.kind == OpKind::Store && !txns_.empty()) st.lat(cls).add(ack - t);
-  s.cursor = t;
+  w.ready = t;
+  if (!held) s.cursor = warp_waited ? before_warp : t;
   max_cursor_ = std::max(max_cursor_, ack);
   s.active = true;
   // The quantum keeper follows the slowest active SM: simulated time never passes an SM's
@@ -258,6 +297,21 @@ void Lsu::issue_lt(const PlannedOp& op) {
     qk_.set(local > now ? local - now : sc_core::SC_ZERO_TIME);
     if (qk_.need_sync()) qk_.sync();
   }
+}
+
+void Lsu::fence_at(SmState& s, WarpState& w, isa::Scope scope) {
+  const FenceConfig& f = ctx_.cfg.fence;
+  if (scope == isa::Scope::Cta) {  // ordered within the SM
+    wait(ctx_.tb.time(f.cta_cycles));
+    return;
+  }
+  const Cycle start = std::max(ctx_.tb.now(), s.fence_free);
+  s.fence_free = start + f.interval;
+  wait_until(start);
+  while (w.outstanding) wait(acked_);  // every earlier store of the warp acknowledged
+  Cycle done = ctx_.tb.now() + f.gpu_cycles;
+  if (scope == isa::Scope::Sys) done = std::max(done, start + f.sys_cycles);
+  wait_until(done);
 }
 
 void Lsu::issue_at(const PlannedOp& op) {
@@ -285,13 +339,28 @@ void Lsu::issue_at(const PlannedOp& op) {
     s.cursor = ctx_.tb.now();
     return;
   }
+  if (op.kind == OpKind::Fence) {
+    fence_at(s, w, op.scope);
+    st.add(Metric::LsuStallOrdering, double(ctx_.tb.now() - start));
+    ctx_.record(Event::FenceDone, 0, op.ctx.warp, 0, ctx_.tb.now());
+    max_cursor_ = std::max(max_cursor_, ctx_.tb.now());
+    s.cursor = ctx_.tb.now();
+    return;
+  }
   while (s.outstanding >= ctx_.cfg.lsu.outstanding_stores) wait(acked_);
   const Cycle after_limit = ctx_.tb.now();
   st.add(Metric::LsuStallOutstanding, double(after_limit - start));
-  const bool strong = op.res && op.res->order.strong;
-  const bool release = op.res && op.res->order.release;
-  while ((release && w.outstanding) || (strong && w.strong_outstanding)) wait(acked_);
+  if (const auto scope = fence_before(op)) {
+    fence_at(s, w, *scope);
+    ctx_.record(Event::FenceDone, 0, op.ctx.warp, 0, ctx_.tb.now());
+  }
   st.add(Metric::LsuStallOrdering, double(ctx_.tb.now() - after_limit));
+  if (op.res && op.res->order.mmio) {  // one lane at a time, one .mmio store after another
+    const Cycle first = std::max(ctx_.tb.now(), s.mmio_free);
+    s.mmio_free =
+        first + Cycle(ctx_.cfg.lsu.mmio_cycles_per_lane) * __builtin_popcount(op.ctx.active);
+    wait_until(first);
+  }
   wait_until(s.issue.book(ctx_.tb.now(), 1.0));
   const Cycle t = ctx_.tb.now();
   StoreClass cls = StoreClass::Global;
@@ -312,7 +381,6 @@ void Lsu::issue_at(const PlannedOp& op) {
   slot.cls = cls;
   slot.warp = &w;
   slot.sm = &s;
-  slot.strong = strong;
   slot.tmem = op.tcgen05;
   slot.counted = op.kind == OpKind::Store;
   slot.instr = txns_.empty() ? 0 : txns_.front()->ext->instr_id;
@@ -328,7 +396,6 @@ void Lsu::issue_at(const PlannedOp& op) {
   } else {
     ++s.outstanding;
     ++w.outstanding;
-    if (strong) ++w.strong_outstanding;
   }
   for (LinePayload* p : txns_) {
     p->ext->issue_cycle = t;
@@ -350,7 +417,6 @@ void Lsu::ack_at(tlm::tlm_generic_payload& tr, Cycle c) {
   } else {
     --slot.sm->outstanding;
     --slot.warp->outstanding;
-    if (slot.strong) --slot.warp->strong_outstanding;
   }
   --outstanding_total_;
   free_slots_.push_back(std::size_t(&slot - slots_.data()));

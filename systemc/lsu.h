@@ -4,9 +4,17 @@
 // per TMEM run, honouring:
 //   - issue width (lsu.issue_width instructions per cycle per SM) and the per-SM limit of
 //     outstanding instructions (lsu.outstanding_stores);
-//   - a strong store issues after every earlier strong store of its warp is acknowledged;
-//   - a release store issues after every earlier store of its warp is acknowledged (and the
-//     L1 drains the write buffer before it, so the earlier bytes reach the L2 first);
+//   - weak and relaxed (strong) stores pipeline: none waits for another's acknowledgement
+//     (measured on an H200: a relaxed .gpu store issues as fast as a weak one);
+//   - a .mmio store moves one active lane at a time, lsu.mmio_cycles_per_lane each, per SM;
+//   - a fence (OpKind::Fence, and the fence before every release store): .cta costs
+//     fence.cta_cycles; wider scopes wait for the warp's earlier stores to be acknowledged
+//     (LT: and for what had left the L1's write buffer by then to reach the L2), then take
+//     fence.gpu_cycles, .sys at least fence.sys_cycles from its start; an SM starts one such fence
+//     every fence.interval cycles. LT: the fenced warp waits, the SM's other warps go on; AT: the
+//     LSU's one thread waits (every SM);
+//   - a release store then issues (and the L1 drains the write buffer before it, so the
+//     earlier bytes reach the L2 first);
 //   - tcgen05.st completes asynchronously (only tcgen05.wait::st waits for it);
 //   - mbarrier arrives go to the barrier; a wait holds the warp's SM until the phase completes.
 // LT: one thread, per-SM time cursors, b_transport with annotated delays, synchronised by a
@@ -15,6 +23,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -43,6 +52,7 @@ struct PlannedOp {
   std::uint32_t parity = 0;
   const golden::StoreResult* res = nullptr;  // Store: valid until the next feed call
   bool tcgen05 = false;
+  isa::Scope scope = isa::Scope::Gpu;  // Fence
 };
 
 class Lsu : public sc_core::sc_module {
@@ -74,11 +84,15 @@ class Lsu : public sc_core::sc_module {
 
  private:
   struct WarpState {
-    Cycle last_ack = 0, last_strong_ack = 0, tmem_ack = 0;                   // LT
-    unsigned outstanding = 0, strong_outstanding = 0, tmem_outstanding = 0;  // AT
+    Cycle last_ack = 0, tmem_ack = 0;  // LT
+    Cycle visible = 0;  // LT: what its stores pushed out of the L1 is at the L2 (and back)
+    Cycle ready = 0;    // LT: no op of the warp issues earlier (its fences)
+    unsigned outstanding = 0, tmem_outstanding = 0;  // AT
   };
   struct SmState {
     Cycle cursor = 0;
+    Cycle fence_free = 0;  // the next .cluster/.gpu/.sys fence starts no earlier
+    Cycle mmio_free = 0;   // the next .mmio store's first lane goes no earlier
     Calendar issue{1.0};
     std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> acks;  // LT
     unsigned outstanding = 0;                                                  // AT
@@ -90,7 +104,7 @@ class Lsu : public sc_core::sc_module {
     StoreClass cls = StoreClass::Global;
     WarpState* warp = nullptr;
     SmState* sm = nullptr;
-    bool strong = false, tmem = false, counted = true;
+    bool tmem = false, counted = true;
     std::uint64_t instr = 0;
   };
 
@@ -101,6 +115,12 @@ class Lsu : public sc_core::sc_module {
   // The transactions of a store (or an arrive), in order.
   void build(const PlannedOp& op, std::vector<LinePayload*>& out, StoreClass& cls);
   void ack_at(tlm::tlm_generic_payload& tr, Cycle c);
+  // LT: when a fence of `scope` by warp `w` on SM `s` that may start at `t` ends.
+  Cycle fence_lt(SmState& s, const WarpState& w, isa::Scope scope, Cycle t);
+  // AT: waits until that fence ends.
+  void fence_at(SmState& s, WarpState& w, isa::Scope scope);
+  // The fence a store implies before it issues (a release: its scope), if any.
+  static std::optional<isa::Scope> fence_before(const PlannedOp& op);
   void wait_until(Cycle c);
 
   SimContext& ctx_;

@@ -33,6 +33,9 @@ constexpr EnumName kSliceHashNames[] = {{std::uint8_t(SliceHash::Modulo), "modul
                                         {std::uint8_t(SliceHash::XorFold), "xor_fold"}};
 constexpr EnumName kWbPolicyNames[] = {{std::uint8_t(WbPolicy::Eager), "eager"},
                                        {std::uint8_t(WbPolicy::OnFull), "on_full"}};
+constexpr EnumName kPartialWriteNames[] = {
+    {std::uint8_t(PartialWrite::Masked), "masked"},
+    {std::uint8_t(PartialWrite::ReadModifyWrite), "read_modify_write"}};
 constexpr EnumName kModeNames[] = {{std::uint8_t(SimMode::Lt), "lt"},
                                    {std::uint8_t(SimMode::At), "at"}};
 
@@ -69,6 +72,11 @@ std::vector<Field> fields(SimConfig& c) {
       {"gpu", "sms", &c.gpu.sms, {1, 1024}},
       {"lsu", "issue_width", &c.lsu.issue_width, {1, 8}},
       {"lsu", "outstanding_stores", &c.lsu.outstanding_stores, {1, 4096}},
+      {"lsu", "mmio_cycles_per_lane", &c.lsu.mmio_cycles_per_lane, {1, 1000}},
+      {"fence", "cta_cycles", &c.fence.cta_cycles, lat},
+      {"fence", "gpu_cycles", &c.fence.gpu_cycles, lat},
+      {"fence", "sys_cycles", &c.fence.sys_cycles, lat},
+      {"fence", "interval", &c.fence.interval, {1, 100000}},
       {"l1", "bytes", &c.l1.bytes, {golden::kLineBytes, golden::CacheGeometry::kMaxBytes, true}},
       {"l1", "ways", &c.l1.ways, {1, golden::CacheGeometry::kMaxWays, true}},
       {"l1", "hit_latency", &c.l1.hit_latency, lat},
@@ -91,6 +99,7 @@ std::vector<Field> fields(SimConfig& c) {
       {"dram", "gbytes_per_s", &c.dram.gbytes_per_s, {1, 1000000}},
       {"dram", "banks", &c.dram.banks, {1, 1024, true}},
       {"dram", "burst_bytes", &c.dram.burst_bytes, {8, 256, true}},
+      {"dram", "partial_writes", enum_ref(c.dram.partial_writes, kPartialWriteNames), {}},
       {"shared", "banks", &c.shared.banks, {1, 64, true}},
       {"shared", "bank_bytes", &c.shared.bank_bytes, {1, 16, true}},
       {"shared", "latency", &c.shared.latency, lat},
@@ -147,11 +156,12 @@ std::uint64_t value_of(const FieldPtr& p) {
 
 SimConfig common_assumptions() {
   SimConfig c;
-  c.lsu = {1, 32};                       // assumption
-  c.l1.ways = 4;                         // assumption (golden default)
-  c.l1.tag_lookups_per_clk = 4;          // microbench: "looks up 4 sets x 4 sectors per cycle"
-  c.l1.write_buffer_entries = 8;         // assumption (golden default)
-  c.xbar = {20, 64};                     // assumption
+  c.lsu = {1, 32, 2};             // assumption, but mmio_cycles_per_lane: as h200 (measured there)
+  c.fence = {16, 269, 1025, 24};  // assumption: as h200 (measured there)
+  c.l1.ways = 4;                  // assumption (golden default)
+  c.l1.tag_lookups_per_clk = 4;   // microbench: "looks up 4 sets x 4 sectors per cycle"
+  c.l1.write_buffer_entries = 8;  // assumption (golden default)
+  c.xbar = {20, 64};              // assumption
   c.l2.slice_hash = SliceHash::XorFold;  // assumption
   c.l2.ways = 16;                        // assumption (golden default)
   // assumption: HBM has thousands of banks (H100: 5 stacks x 16 channels x 2 pseudo-channels x
@@ -160,7 +170,9 @@ SimConfig common_assumptions() {
   // 4*16*128 B / 212 cycles = 77 GB/s (docs/calibration.md).
   c.dram.banks = 1024;
   c.dram.burst_bytes = 32;  // assumption: one sector
-  c.shared.banks = 32;      // microbench: 128 B/clk shared = 32 x 4 B
+  // assumption for a100/h100/b200 (HBM with ECC on); measured on the H200 (h200 preset)
+  c.dram.partial_writes = PartialWrite::ReadModifyWrite;
+  c.shared.banks = 32;  // microbench: 128 B/clk shared = 32 x 4 B
   c.shared.bank_bytes = 4;
   c.mbarrier.latency = 16;      // assumption
   c.sim = {SimMode::Lt, 1000};  // assumption
@@ -218,6 +230,23 @@ SimConfig preset_h200() {
   c.l2.slices = 120;              // assumption: 120 x 512 KiB for the measured 60 MiB
   c.l2.slice_bytes = 512 * kKiB;  // assumption: as h100
   c.dram.gbytes_per_s = 4800;     // vendor: NVIDIA H200 datasheet, HBM3e 4.8 TB/s
+  // measured (data/silicon/h200-2026-11-26-device, ncu): 4-byte stores at stride 8 / 32 / 64
+  // read 126.7 / 527.9 / 532 MB from DRAM for 119.1 / 521.3 / 530 MB written
+  c.dram.partial_writes = PartialWrite::ReadModifyWrite;
+  // measured (data/silicon/h200-2026-11-26-device, store_bench warps_mmio_1 / _32): a 32-lane
+  // st.mmio every 63.0 / 64.1 cycles on one SM, one lane at a time
+  c.lsu.mmio_cycles_per_lane = 2;
+  // measured (same run): chain_release_cta 16.5 cycles; chain_fence_ar_gpu / _sc_gpu 268.7;
+  // chain_fence_sc_sys 1024.7 (and st.mmio + fence.sc.sys 1030: the drain overlaps a .sys
+  // fence); warps_release_32 23.6 cycles per warp store (one SM's fences, one after another)
+  c.fence = {16, 269, 1025, 24};
+  // measured (same run, warps_weak_4 / _16 / _32 and warps_relaxed_*): one SM stores a whole
+  // 128-byte line every 4.0 cycles, weak or relaxed
+  c.l1.bytes_per_clk = 32;
+  // measured lower bound (same run, warps_relaxed_32): a relaxed .gpu line store every 4.0
+  // cycles on one SM, each acknowledged by the L2 ~270 cycles later, keeps at least 68 in
+  // flight; 128 is assumed
+  c.lsu.outstanding_stores = 128;
   return c;
 }
 

@@ -48,8 +48,21 @@ struct GpuConfig {
 };
 
 struct LsuConfig {
-  std::uint32_t issue_width = 0;         // warp store instructions accepted per cycle
-  std::uint32_t outstanding_stores = 0;  // stores in flight per SM before the LSU stalls
+  std::uint32_t issue_width = 0;           // warp store instructions accepted per cycle
+  std::uint32_t outstanding_stores = 0;    // stores in flight per SM before the LSU stalls
+  std::uint32_t mmio_cycles_per_lane = 0;  // .mmio: one lane at a time, this long each (per SM)
+};
+
+// Fences (fence.*, and the fence a release store implies; docs/tlm.md, "Write buffer,
+// ordering and completion"). A .cta fence orders within the SM; a .cluster/.gpu fence first
+// waits for the warp's earlier stores to be acknowledged, then takes gpu_cycles; a .sys fence
+// ends no earlier than sys_cycles after it started, nor than that drain plus gpu_cycles. The
+// fences wider than .cta of one SM start at most one every `interval` cycles.
+struct FenceConfig {
+  std::uint32_t cta_cycles = 0;
+  std::uint32_t gpu_cycles = 0;
+  std::uint32_t sys_cycles = 0;
+  std::uint32_t interval = 0;
 };
 
 struct L1Config {
@@ -76,11 +89,19 @@ struct L2Config {
   std::uint32_t bytes_per_clk = 0;  // all slices together
 };
 
+// What DRAM does with a burst the write enables only in part (docs/tlm.md, "DRAM").
+enum class PartialWrite : std::uint8_t {
+  Masked,           // the enabled bytes are written under a byte mask: no read
+  ReadModifyWrite,  // the burst is read first and written whole (ECC on every burst): a
+                    // partly written sector costs a read and a write
+};
+
 struct DramConfig {
   std::uint32_t latency = 0;  // cycles, end to end as published
   std::uint32_t gbytes_per_s = 0;
   std::uint32_t banks = 0;
   std::uint32_t burst_bytes = 0;
+  PartialWrite partial_writes = PartialWrite::Masked;
 };
 
 struct SharedConfig {
@@ -114,6 +135,7 @@ struct SimConfig {
   ClockConfig clock;
   GpuConfig gpu;
   LsuConfig lsu;
+  FenceConfig fence;
   L1Config l1;
   XbarConfig xbar;
   L2Config l2;

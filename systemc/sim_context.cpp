@@ -25,6 +25,8 @@ const char* event_name(Event e) {
       return "mbar_update";
     case Event::MbarPhase:
       return "mbar_phase";
+    case Event::FenceDone:
+      return "fence_done";
     case Event::Ack:
       return "ack";
   }

@@ -28,6 +28,7 @@ enum class Event : std::uint8_t {
   MbarUpdate,   // a barrier takes a complete-tx or an arrive
   MbarPhase,    // a barrier's phase completes
   Ack,          // the LSU receives an instruction's last acknowledgement
+  FenceDone,    // a warp's fence (fence.*, or the one before a release store) ends
 };
 const char* event_name(Event e);
 

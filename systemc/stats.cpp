@@ -31,6 +31,8 @@ const char* metric_name(Metric m) {
       "stu__lts_evictions_dirty.sum",
       "dram__bytes_write.sum",
       "dram__sectors_write.sum",
+      "dram__bytes_read.sum",
+      "dram__sectors_read.sum",
       "stu__tmem_bytes_write.sum",
       "stu__mbarrier_complete_tx.sum",
       "stu__mbarrier_phases_completed.sum",
@@ -107,6 +109,7 @@ std::string Stats::to_json(const std::string& config_json, const std::string& wo
   bw["l2_write_bytes_per_second"] = bandwidth(get(Metric::L2Sectors) * 32);
   bw["dram_write_bytes_per_second"] = bandwidth(dram_bytes_in_run);
   j["dram_bytes_at_final_flush"] = dram_bytes_at_flush();
+  j["dram_read_bytes_at_final_flush"] = get(Metric::DramBytesRead) - dram_read_bytes_in_run;
   j["bandwidth"] = bw;
   nlohmann::ordered_json lat;
   for (std::size_t c = 0; c < kStoreClasses; ++c)
@@ -126,6 +129,8 @@ std::string Stats::to_csv() const {
     o << metric_name(Metric(i)) << "," << counters[i] << "\n";
   o << "bandwidth.stored_bytes_per_second," << bandwidth(get(Metric::BytesStored)) << "\n";
   o << "dram_bytes_at_final_flush," << dram_bytes_at_flush() << "\n";
+  o << "dram_read_bytes_at_final_flush," << get(Metric::DramBytesRead) - dram_read_bytes_in_run
+    << "\n";
   o << "bandwidth.dram_write_bytes_per_second," << bandwidth(dram_bytes_in_run) << "\n";
   for (std::size_t c = 0; c < kStoreClasses; ++c) {
     const LatencyHistogram& h = latency[c];

@@ -35,6 +35,8 @@ enum class Metric : std::uint8_t {
   L2Evictions,          // stu__lts_evictions_dirty.sum
   DramBytesWrite,       // dram__bytes_write.sum
   DramSectorsWrite,     // dram__sectors_write.sum
+  DramBytesRead,        // dram__bytes_read.sum (the fill reads of partly written bursts)
+  DramSectorsRead,      // dram__sectors_read.sum
   TmemBytes,            // stu__tmem_bytes_write.sum
   MbarCompleteTx,       // stu__mbarrier_complete_tx.sum
   MbarPhases,           // stu__mbarrier_phases_completed.sum
@@ -75,6 +77,7 @@ struct Stats {
   // DRAM bytes written before the final drain and flush (the run's own write-backs); the
   // DRAM bandwidth is these over the run's time. dram__bytes_write.sum counts the flush too.
   double dram_bytes_in_run = 0;
+  double dram_read_bytes_in_run = 0;  // the same for the reads (dram__bytes_read.sum counts all)
   double dram_bytes_at_flush() const { return get(Metric::DramBytesWrite) - dram_bytes_in_run; }
 
   void add(Metric m, double v = 1.0) { counters[std::size_t(m)] += v; }

@@ -47,6 +47,9 @@ struct StoreExtension : tlm::tlm_extension<StoreExtension> {
   std::uint64_t mbar_offset = 0;
   std::uint32_t mbar_bytes = 0;
   std::uint64_t issue_cycle = 0;  // when the LSU issued it (latency statistics)
+  // LT, set by the L1: when everything that had left its write buffer by this line's arrival
+  // is acknowledged by the L2, back at the LSU (what a later fence of the warp waits for).
+  std::uint64_t visible_cycle = 0;
   // A barrier operation instead of data (payload data length 0): an arrive (expect-tx of
   // mbar_bytes when non-zero) from the LSU, or the complete-tx shared memory sends.
   enum class MbarOp : std::uint8_t { None, Arrive, CompleteTx };

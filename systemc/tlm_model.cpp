@@ -201,6 +201,7 @@ bool TlmModel::next_op(PlannedOp& op) {
   op.mbar_offset = cur.mbar_offset;
   op.tx_bytes = cur.tx_bytes;
   op.parity = cur.parity;
+  op.scope = cur.scope;
   if (cur.kind != OpKind::Store) return true;
   plan_store(cur.ins, nullptr, cur.ctx, &cur.ops, nullptr, res_);
   if (res_.fault_mask) report_fault(res_, cur.ctx, op.sm);
@@ -381,6 +382,7 @@ RunReport TlmModel::finish(const golden::MachineState& golden, bool dram_all) {
   activate();
   stats_.cycles = std::max(stats_.cycles, top_->lsu.last_cycle());
   stats_.dram_bytes_in_run = stats_.get(Metric::DramBytesWrite);
+  stats_.dram_read_bytes_in_run = stats_.get(Metric::DramBytesRead);
   Cycle t = std::max<Cycle>(tb_->now(), top_->lsu.last_cycle());
   if (cfg_.sim.mode == SimMode::Lt) {
     Cycle end = t;

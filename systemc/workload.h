@@ -30,6 +30,7 @@ enum class OpKind : std::uint8_t {
   MbarArrive,  // mbarrier.arrive[.expect_tx] by one thread of the warp: `tx_bytes` expected
   MbarWait,    // the warp waits until the barrier's phase with parity `parity` has completed
   TmemWait,    // tcgen05.wait::st: the warp waits for its earlier tcgen05.st to complete
+  Fence,       // fence.{sc,acq_rel}.<scope> (MEMBAR): `scope`; no effect on memory's contents
 };
 
 struct WarpOp {
@@ -41,8 +42,9 @@ struct WarpOp {
   golden::WarpOperands ops;  // Store: per-lane operand values (src sized elements * 32)
   // MbarArrive / MbarWait: the barrier at shared offset `mbar_offset` of CTA ctx.cta.
   std::uint64_t mbar_offset = 0;
-  std::uint32_t tx_bytes = 0;  // MbarArrive: expect-tx bytes (0: a plain arrive)
-  std::uint32_t parity = 0;    // MbarWait: the phase parity waited for
+  std::uint32_t tx_bytes = 0;          // MbarArrive: expect-tx bytes (0: a plain arrive)
+  std::uint32_t parity = 0;            // MbarWait: the phase parity waited for
+  isa::Scope scope = isa::Scope::Gpu;  // Fence: its scope
 };
 
 class Workload {
@@ -81,6 +83,11 @@ struct GenParams {
   std::uint64_t stride = 0;     // bytes between lanes (strided, bank_conflict; 0: 128)
   std::uint64_t footprint = 0;  // working-set bytes (0: the generator's default)
   std::uint64_t seed = 1;       // random generators
+  // sm_chain: what an iteration does ('+'-separated: st, st.relaxed.gpu, st.mmio,
+  // st.release.sys, fence.acq_rel.gpu, ...), how many warps of the SM run it and their lanes
+  std::string op = "st.relaxed.gpu";
+  std::uint32_t cta_warps = 1;
+  std::uint32_t lanes = 32;
 };
 
 struct GeneratorInfo {

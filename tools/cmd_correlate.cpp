@@ -89,20 +89,16 @@ ModelRun plan_run(const correlate::Experiment& e, std::uint32_t sms, std::uint64
     m.params.footprint = stride * count;
     m.full_warps = count / 32;
   } else if (e.kernel == "chain") {
-    const std::string op = e.get("op", "st");
-    if (!e.get("warps").empty()) {
-      m.why = "no model experiment: the chain generators are one lane of one warp";
-      return m;
-    }
-    if (op == "st.relaxed.gpu") {
-      m.generator = "chain_l2";
-    } else if (op == "st.mmio") {
-      m.generator = "chain_dram";
-    } else {
-      m.why = "no model experiment: the model has no fence operation and no chain of '" + op + "'";
-      return m;
-    }
-    m.full_warps = size_param(e, "count", "4096", why);
+    // One thread (warps absent), or W whole warps of one SM; each iteration the op (stores to
+    // a new line, fences) as store_bench's k_chain / k_warps do.
+    const std::uint64_t w = e.get("warps").empty() ? 0 : size_param(e, "warps", "1", why);
+    const std::uint64_t count = size_param(e, "count", "4096", why);
+    m.generator = "sm_chain";
+    m.params.op = e.get("op", "st");
+    m.params.cta_warps = std::uint32_t(std::max<std::uint64_t>(w, 1));
+    m.params.lanes = w ? 32 : 1;
+    m.params.sms = 1;
+    m.full_warps = count * m.params.cta_warps;  // iterations of all warps
   } else if (e.kernel == "shared") {
     const std::uint64_t stride = size_param(e, "stride", "1", why);
     m.generator = "bank_conflict";  // one SM's shared memory: the figure is per SM
@@ -127,7 +123,8 @@ double model_figure(const correlate::Experiment& e, const ModelRun& m, const sim
   const double secs = s.seconds();
   if (e.kernel == "stream") return s.bandwidth(s.get(sim::Metric::BytesStored));
   if (e.kernel == "strided") return secs > 0 ? double(m.params.warps) * 32 / secs : 0;
-  if (e.kernel == "chain") return s.warp_ops ? double(s.cycles) / double(s.warp_ops) : 0;
+  if (e.kernel == "chain")  // cycles an iteration (one thread) or a warp store (W warps)
+    return m.params.warps ? double(s.cycles) / double(m.params.warps) : 0;
   if (e.kernel == "shared")  // cycles per warp store on the SM
     return s.warp_ops ? double(s.cycles) / double(s.warp_ops) : 0;
   return 0;
@@ -137,8 +134,8 @@ double model_figure(const correlate::Experiment& e, const ModelRun& m, const sim
 std::vector<std::pair<std::string, double>> model_counters(const sim::Stats& s) {
   using sim::Metric;
   return {
-      {"dram__bytes_write.sum", s.dram_bytes_in_run},  // during the kernel, not the final flush
-      {"dram__bytes_read.sum", 0},                     // the model reads nothing from DRAM
+      {"dram__bytes_write.sum", s.dram_bytes_in_run},      // during the kernel, not the final flush
+      {"dram__bytes_read.sum", s.dram_read_bytes_in_run},  // fill reads, in the kernel
       {"lts__t_sectors_op_write.sum", s.get(Metric::L2Sectors)},
       {"lts__t_requests_op_write.sum", s.get(Metric::L2Requests)},
       {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", s.get(Metric::L1GlobalSectors)},
@@ -351,7 +348,6 @@ int run_correlate(const CorrelateArgs& a) {
       const auto c = nit->second.find(metric);
       if (c == nit->second.end()) continue;
       Row r{e.name, metric, "", c->second, value, true};
-      if (metric == "dram__bytes_read.sum") r.note = "not modelled (no DRAM fill reads)";
       rows.push_back(r);
     }
   }

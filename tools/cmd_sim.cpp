@@ -57,6 +57,14 @@ bool set_param(sim::GenParams& p, const std::string& kv, std::string& why) {
     return false;
   }
   const std::string key = kv.substr(0, eq), val = kv.substr(eq + 1);
+  if (key == "op") {  // sm_chain's operations: a string
+    if (val.empty()) {
+      why = "--param op: expected operations such as st.relaxed.gpu+fence.sc.gpu";
+      return false;
+    }
+    p.op = val;
+    return true;
+  }
   char* end = nullptr;
   errno = 0;
   const unsigned long long v = std::strtoull(val.c_str(), &end, 0);
@@ -76,8 +84,13 @@ bool set_param(sim::GenParams& p, const std::string& kv, std::string& why) {
     p.footprint = v;
   } else if (key == "seed") {
     p.seed = v;
+  } else if (key == "cta_warps") {
+    p.cta_warps = std::uint32_t(std::min<unsigned long long>(v, 1u << 30));
+  } else if (key == "lanes") {
+    p.lanes = std::uint32_t(std::min<unsigned long long>(v, 1u << 30));
   } else {
-    why = "--param: unknown key '" + key + "' (keys: warps, sms, width, stride, footprint, seed)";
+    why = "--param: unknown key '" + key +
+          "' (keys: warps, sms, width, stride, footprint, seed, op, cta_warps, lanes)";
     return false;
   }
   return true;

@@ -316,6 +316,45 @@ TEST(Stats, NsightMetricsOfATinyStream) {
   EXPECT_EQ(csv_metric(csv, "latency.global.count"), 10.0) << csv;
 }
 
+// 10 warps of st.global.b32 at lane stride 8 bytes, each warp its own 256-byte chunk: a warp
+// writes 2 lines, each of its 8 sectors half (4 of 8 words). The L2 holds every line until the
+// final flush, which writes 80 sectors (2560 bytes) to DRAM. Where DRAM writes whole bursts
+// (read_modify_write) each of those partly written 32-byte bursts is read first: 2560 bytes
+// read, all at the flush; under a byte mask (masked) nothing is read. At stride 4 every sector
+// is whole: no read either way.
+TEST(Stats, DramReadsThePartlyWrittenBursts) {
+  struct Case {
+    PartialWrite policy;
+    std::uint64_t stride;
+    double read;
+  };
+  for (const Case& k :
+       {Case{PartialWrite::ReadModifyWrite, 8, 2560}, Case{PartialWrite::Masked, 8, 0},
+        Case{PartialWrite::ReadModifyWrite, 4, 0}}) {
+    SCOPED_TRACE("stride " + std::to_string(k.stride));
+    SimConfig c = *preset("h200");
+    c.gpu.sms = 1;
+    c.dram.partial_writes = k.policy;
+    GenParams p;
+    p.warps = 10;
+    p.width = 4;
+    p.stride = k.stride;
+    std::string e;
+    auto w = make_generator("strided", p, e), ref = make_generator("strided", p, e);
+    ASSERT_TRUE(w && ref) << e;
+    const Outcome o = run_workload(*w, *ref, c);
+    STU_EXPECT_GOLDEN_OK(o);
+    const Stats& s = o.stats;
+    EXPECT_EQ(s.get(Metric::DramBytesWrite), k.stride == 8 ? 2560.0 : 1280.0);
+    EXPECT_EQ(s.get(Metric::DramBytesRead), k.read);
+    EXPECT_EQ(s.get(Metric::DramSectorsRead), k.read / 32);
+    EXPECT_EQ(s.dram_read_bytes_in_run, 0.0);  // all at the final flush
+    const std::string json = s.to_json("", "strided", "lt");
+    EXPECT_EQ(json_metric(json, "dram__bytes_read.sum"), k.read) << json;
+    EXPECT_EQ(json_metric(json, "dram_read_bytes_at_final_flush"), k.read) << json;
+  }
+}
+
 // --- the golden-image check fails when it should -----------------------------------------
 
 // An L2 core that loses the dirty bytes of the first line it flushes.

@@ -56,11 +56,12 @@ TEST_P(Ordering, ReleaseWaitsForEarlierStoresOfItsWarp) {
   EXPECT_LE(max_cycle(lb), min_cycle(lr)) << dump(o.log);
 }
 
-// --- strong stores ----------------------------------------------------------------------
+// --- strong stores pipeline --------------------------------------------------------------
 // Two st.relaxed.gpu by lane 0 of one warp to lines in different L2 slices: the second issues
-// after the first is acknowledged, reaches its slice after the first one's, and (eager policy:
-// a .gpu strong store is acknowledged by the L2) takes at least the L2 round trip.
-TEST_P(Ordering, StrongStoresStayOrdered) {
+// before the first is acknowledged. An H200 issues relaxed .gpu stores as fast as weak ones
+// (docs/correlate.md: chain_relaxed_gpu 7.6 cycles a store, the L2 round trip is ~220+), so
+// a strong store waits for no earlier store's acknowledgement.
+TEST_P(Ordering, RelaxedStrongStoresPipeline) {
   const SimConfig c = cfg();
   Script s;
   const std::uint64_t a = kBase, b = line_in_other_slice(c, kBase);
@@ -68,12 +69,132 @@ TEST_P(Ordering, StrongStoresStayOrdered) {
   s.store("st.relaxed.gpu.global.b32 [%rd1], %r1;", 0, 0, 0, 1u, [&](unsigned) { return b; });
   const Outcome o = run_script(s, c);
   STU_EXPECT_GOLDEN_OK(o);
-  const Cycle issue2 = one(o.log, Event::Issue, s.id_of(1));
-  EXPECT_GE(issue2, one(o.log, Event::Ack, s.id_of(0))) << dump(o.log);
-  const auto la = events(o.log, Event::L2Write, 0, a), lb = events(o.log, Event::L2Write, 0, b);
-  ASSERT_EQ(la.size(), 1u) << dump(o.log);
-  ASSERT_EQ(lb.size(), 1u) << dump(o.log);
-  EXPECT_LT(la[0].cycle, lb[0].cycle) << dump(o.log);
+  EXPECT_LT(one(o.log, Event::Issue, s.id_of(1)), one(o.log, Event::Ack, s.id_of(0)))
+      << dump(o.log);
+  EXPECT_EQ(events(o.log, Event::L2Write, 0, a).size(), 1u) << dump(o.log);
+  EXPECT_EQ(events(o.log, Event::L2Write, 0, b).size(), 1u) << dump(o.log);
+}
+
+// --- fences (docs/tlm.md, "Write buffer, ordering and completion") ------------------------
+// Fence costs far apart from the latencies, so each rule shows on its own.
+SimConfig fence_config(SimMode mode) {
+  SimConfig c = small_config(mode);
+  c.fence = {10, 100, 5000, 30};
+  return c;
+}
+
+std::vector<Cycle> fence_done(const std::vector<LogEntry>& log, std::uint32_t warp) {
+  std::vector<Cycle> v;
+  for (const LogEntry& l : events(log, Event::FenceDone))
+    if (l.warp == warp) v.push_back(l.cycle);
+  return v;
+}
+
+// st.relaxed.gpu, then fence.sc.gpu by the same warp: the fence waits for the store's
+// acknowledgement, then takes fence.gpu_cycles.
+TEST_P(Ordering, GpuFenceWaitsForTheAcknowledgementThenTakesItsCycles) {
+  const SimConfig c = fence_config(GetParam());
+  Script s;
+  s.store("st.relaxed.gpu.global.b32 [%rd1], %r1;", 0, 0, 0, 1u, [](unsigned) { return kBase; });
+  s.fence(0, 0, 0, isa::Scope::Gpu);
+  s.store("st.global.b32 [%rd1], %r1;", 0, 0, 0, 1u, [](unsigned) { return kBase + 0x100; });
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  const auto done = fence_done(o.log, 0);
+  ASSERT_EQ(done.size(), 1u) << dump(o.log);
+  EXPECT_EQ(done[0], one(o.log, Event::Ack, s.id_of(0)) + c.fence.gpu_cycles) << dump(o.log);
+  EXPECT_GE(one(o.log, Event::Issue, s.id_of(2)), done[0]) << dump(o.log);
+}
+
+// A .cta fence orders within the SM: fence.cta_cycles after it could start, without waiting
+// for the earlier store's acknowledgement (an H200: st.release.cta 16.5 cycles a store).
+TEST_P(Ordering, CtaFenceDoesNotWaitForAcknowledgements) {
+  const SimConfig c = fence_config(GetParam());
+  Script s;
+  s.store("st.relaxed.gpu.global.b32 [%rd1], %r1;", 0, 0, 0, 1u, [](unsigned) { return kBase; });
+  s.fence(0, 0, 0, isa::Scope::Cta);
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  const auto done = fence_done(o.log, 0);
+  ASSERT_EQ(done.size(), 1u) << dump(o.log);
+  EXPECT_EQ(done[0], one(o.log, Event::Issue, s.id_of(0)) + c.fence.cta_cycles) << dump(o.log);
+  EXPECT_LT(done[0], one(o.log, Event::Ack, s.id_of(0))) << dump(o.log);
+}
+
+// A .sys fence ends fence.sys_cycles after it starts when the drain plus fence.gpu_cycles is
+// shorter: the drain overlaps it (an H200: fence.sc.sys alone 1025 cycles, after an st.mmio
+// 1030). Here the .mmio store's DRAM acknowledgement (~500) + 100 < 5000.
+TEST_P(Ordering, SysFenceOverlapsTheDrain) {
+  const SimConfig c = fence_config(GetParam());
+  Script s;
+  s.store("st.mmio.relaxed.sys.global.b32 [%rd1], %r1;", 0, 0, 0, 1u,
+          [](unsigned) { return kBase; });
+  s.fence(0, 0, 0, isa::Scope::Sys);
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  const auto done = fence_done(o.log, 0);
+  ASSERT_EQ(done.size(), 1u) << dump(o.log);
+  const Cycle issue = one(o.log, Event::Issue, s.id_of(0));
+  ASSERT_LT(one(o.log, Event::Ack, s.id_of(0)) + c.fence.gpu_cycles, issue + c.fence.sys_cycles);
+  EXPECT_EQ(done[0], issue + c.fence.sys_cycles) << dump(o.log);
+}
+
+// A release store is a fence of its scope, then the store: st.release.gpu after a weak store
+// issues no earlier than the weak store's acknowledgement plus fence.gpu_cycles.
+TEST_P(Ordering, ReleaseIsAFenceThenTheStore) {
+  const SimConfig c = fence_config(GetParam());
+  Script s;
+  s.store("st.global.b32 [%rd1], %r1;", 0, 0, 0, ~0u, [](unsigned l) { return kBase + 4 * l; });
+  s.store("st.release.gpu.global.b32 [%rd1], %r1;", 0, 0, 0, 1u,
+          [](unsigned) { return kBase + 0x1000; });
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  const auto done = fence_done(o.log, 0);
+  ASSERT_EQ(done.size(), 1u) << dump(o.log);
+  EXPECT_GE(done[0], one(o.log, Event::Ack, s.id_of(0)) + c.fence.gpu_cycles) << dump(o.log);
+  EXPECT_GE(one(o.log, Event::Issue, s.id_of(1)), done[0]) << dump(o.log);
+}
+
+// Four warps of SM 0 each fence.sc.gpu with nothing to drain: one SM starts such fences
+// fence.interval apart. LT lets the other warps go on while one waits, so the fences overlap:
+// warp k's ends k * interval after warp 0's. (AT's one thread waits for each fence: they end
+// at least an interval apart, and no sooner than one after another.)
+TEST_P(Ordering, OneSmStartsAFenceAnIntervalApart) {
+  const SimConfig c = fence_config(GetParam());
+  Script s;
+  for (std::uint16_t w = 0; w < 4; ++w) s.fence(0, 0, w, isa::Scope::Gpu);
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  std::vector<Cycle> done;
+  for (std::uint16_t w = 0; w < 4; ++w) {
+    const auto d = fence_done(o.log, w);
+    ASSERT_EQ(d.size(), 1u) << dump(o.log);
+    done.push_back(d[0]);
+  }
+  for (std::size_t k = 1; k < 4; ++k) {
+    if (GetParam() == SimMode::Lt) {
+      EXPECT_EQ(done[k], done[0] + k * c.fence.interval) << dump(o.log);
+    } else {
+      EXPECT_GE(done[k], done[k - 1] + c.fence.gpu_cycles) << dump(o.log);
+    }
+  }
+}
+
+// --- .mmio: one lane at a time ---------------------------------------------------------------
+// A 32-lane st.mmio, then a 1-lane one on the same SM (another warp): the second's lane goes
+// after the first's 32 lanes, lsu.mmio_cycles_per_lane each (an H200: 63-64 cycles a warp).
+TEST_P(Ordering, MmioLanesGoOneAtATime) {
+  SimConfig c = cfg();
+  c.lsu.mmio_cycles_per_lane = 5;
+  Script s;
+  s.store("st.mmio.relaxed.sys.global.b32 [%rd1], %r1;", 0, 0, 0, ~0u,
+          [](unsigned l) { return kBase + 4 * l; });
+  s.store("st.mmio.relaxed.sys.global.b32 [%rd1], %r1;", 0, 0, 1, 1u,
+          [](unsigned) { return kBase + 0x200; });
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  EXPECT_GE(one(o.log, Event::Issue, s.id_of(1)), one(o.log, Event::Issue, s.id_of(0)) + 32 * 5)
+      << dump(o.log);
 }
 
 // The second strong store's latency is at least the uncontended L2 round trip. Per docs/tlm.md

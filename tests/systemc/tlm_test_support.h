@@ -69,6 +69,10 @@ struct Script {
     op.parity = parity;
     ops.push_back(op);
   }
+  void fence(std::uint32_t sm, std::uint16_t cta, std::uint16_t warp, isa::Scope scope) {
+    other(OpKind::Fence, sm, cta, warp);
+    ops.back().scope = scope;
+  }
   // The LSU instruction id of op i (ids count from 1 in op order; waits get none).
   std::uint64_t id_of(std::size_t i) const {
     std::uint64_t id = 0;

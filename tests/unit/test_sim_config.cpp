@@ -150,7 +150,8 @@ TEST(SimConfigLoad, OverridesOfEveryType) {
 
 TEST(SimConfigLoad, UnknownSection_bad) {
   const std::string e = only_error(R"({"l3": {"slices": 4}})");
-  EXPECT_EQ(e.rfind("l3: unknown key (known: preset, clock, gpu, lsu, l1, xbar, l2, dram,", 0), 0u)
+  EXPECT_EQ(
+      e.rfind("l3: unknown key (known: preset, clock, gpu, lsu, fence, l1, xbar, l2, dram,", 0), 0u)
       << e;
 }
 
@@ -313,13 +314,16 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("sim").at("mode"), "lt");
   EXPECT_EQ(doc.at("gpu").at("sms"), 132);
   EXPECT_EQ(doc.at("l1").at("write_buffer_policy"), "eager");
-  // preset + 12 sections; 34 parameters.
-  EXPECT_EQ(doc.size(), 13u);
+  EXPECT_EQ(doc.at("dram").at("partial_writes"), "read_modify_write");
+  EXPECT_EQ(doc.at("lsu").at("mmio_cycles_per_lane"), 2);
+  EXPECT_EQ(doc.at("fence").at("sys_cycles"), 1025);
+  // preset + 13 sections; 40 parameters.
+  EXPECT_EQ(doc.size(), 14u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 34u);
+  EXPECT_EQ(params, 40u);
 }
 
 // --- what the modules use -----------------------------------------------------------------

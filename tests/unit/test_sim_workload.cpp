@@ -31,7 +31,7 @@ constexpr std::uint64_t kBase = 0x10'0000'0000ull;  // the generators' global ba
 
 // What running a workload on the golden model gave.
 struct RunStats {
-  std::uint64_t ops = 0, stores = 0, arrives = 0, waits = 0, tmem_waits = 0;
+  std::uint64_t ops = 0, stores = 0, arrives = 0, waits = 0, tmem_waits = 0, fences = 0;
   std::uint64_t faults = 0;  // stores with a fault
   std::uint64_t bytes = 0;
   std::vector<std::size_t> lines;  // lines of each store, in order (the first `keep`)
@@ -83,6 +83,9 @@ RunStats run(Workload& w, MachineState& m, std::size_t keep = 16) {
       }
       case OpKind::TmemWait:
         ++st.tmem_waits;
+        break;
+      case OpKind::Fence:
+        ++st.fences;
         break;
     }
   }
@@ -160,7 +163,8 @@ INSTANTIATE_TEST_SUITE_P(
                       GenCase{"partial", 64, 64}, GenCase{"bank_conflict", 64, 64},
                       GenCase{"dsmem_ring", 192, 64}, GenCase{"tcgen05_epilogue", 80, 64},
                       GenCase{"flag_publish", 64, 64}, GenCase{"mmio", 64, 64},
-                      GenCase{"chain_l2", 64, 64}, GenCase{"chain_dram", 64, 64}),
+                      GenCase{"chain_l2", 64, 64}, GenCase{"chain_dram", 64, 64},
+                      GenCase{"sm_chain", 64, 64}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // Every instruction a generator emits is valid PTX for sm_100a, PTX ISA 9.0 (stream width 32
@@ -254,10 +258,10 @@ TEST(SimWorkload, WrappedStreamsStayClean) {
 TEST(SimWorkload, ListNamesEveryGenerator) {
   std::vector<std::string> names;
   for (const GeneratorInfo& g : generators()) names.push_back(g.name);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"stream", "stream_v4b64", "strided", "scatter", "partial",
-                                      "bank_conflict", "dsmem_ring", "tcgen05_epilogue",
-                                      "flag_publish", "mmio", "chain_l2", "chain_dram"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"stream", "stream_v4b64", "strided", "scatter",
+                                             "partial", "bank_conflict", "dsmem_ring",
+                                             "tcgen05_epilogue", "flag_publish", "mmio", "chain_l2",
+                                             "chain_dram", "sm_chain"}));
 }
 
 // --- stream ---------------------------------------------------------------------------------
@@ -543,6 +547,86 @@ TEST(SimWorkload, ChainsAreOneLaneStrongStoresToDistinctLines) {
   }
 }
 
+// --- sm_chain -----------------------------------------------------------------------------------
+
+// op=st.release.gpu+fence.sc.sys, 3 warps, 32 lanes, 6 iterations: 12 ops, store then fence;
+// iteration n is warp n mod 3, its store to line n (lane l at +4l), its fence of scope .sys.
+TEST(SimWorkload, SmChainRunsEachPartOfTheOpPerIteration) {
+  GenParams p = params(6);
+  p.op = "st.release.gpu+fence.sc.sys";
+  p.cta_warps = 3;
+  p.sms = 4;  // not used: SM 0
+  auto w = make("sm_chain", p);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->size_hint(), 12u);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m, 12);
+  EXPECT_EQ(st.ops, 12u);
+  EXPECT_EQ(st.stores, 6u);
+  EXPECT_EQ(st.fences, 6u);
+  EXPECT_EQ(st.faults, 0u);
+  EXPECT_EQ(st.bytes, 6u * 128);
+  for (std::size_t i = 0; i < 12; ++i) {
+    const WarpOp& op = st.first[i];
+    const std::uint64_t n = i / 2;
+    EXPECT_EQ(op.sm, 0u);
+    EXPECT_EQ(op.ctx.cta, 0u);
+    EXPECT_EQ(op.ctx.warp, n % 3) << i;
+    EXPECT_EQ(op.ctx.active, 0xFFFFFFFFu);
+    if (i % 2 == 0) {
+      ASSERT_EQ(op.kind, OpKind::Store) << i;
+      const golden::Ordering o = golden::ordering_of(*op.ins);
+      EXPECT_TRUE(o.release);
+      EXPECT_EQ(o.scope, isa::Scope::Gpu);
+      EXPECT_EQ(op.ops.addr[0], kBase + n * 128) << i;
+      EXPECT_EQ(op.ops.addr[31], kBase + n * 128 + 124) << i;
+    } else {
+      ASSERT_EQ(op.kind, OpKind::Fence) << i;
+      EXPECT_EQ(op.scope, isa::Scope::Sys) << i;
+    }
+  }
+}
+
+// One thread: lanes=1 stores 4 bytes; .mmio is the relaxed .sys MMIO store.
+TEST(SimWorkload, SmChainOneLaneMmio) {
+  GenParams p = params(4);
+  p.op = "st.mmio";
+  p.lanes = 1;
+  auto w = make("sm_chain", p);
+  ASSERT_TRUE(w);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(st.stores, 4u);
+  EXPECT_EQ(st.bytes, 16u);
+  EXPECT_EQ(st.first[0].ctx.active, 1u);
+  EXPECT_TRUE(golden::ordering_of(*st.first[0].ins).mmio);
+}
+
+TEST(SimWorkload, SmChainErrors) {
+  const std::pair<void (*)(GenParams&), const char*> cases[] = {
+      {[](GenParams& p) { p.op = "ld.global"; },
+       "op: 'ld.global' is neither a store (st...) nor a fence (fence...)"},
+      {[](GenParams& p) { p.op = "fence.sc.warp"; },
+       "op: 'fence.sc.warp' is no fence.{sc,acq_rel}.{cta,cluster,gpu,sys}"},
+      {[](GenParams& p) { p.op = "st+"; },
+       "op: '' is neither a store (st...) nor a fence (fence...)"},
+      {[](GenParams& p) { p.cta_warps = 33; }, "cta_warps: must be in 1..32 (got 33)"},
+      {[](GenParams& p) { p.lanes = 0; }, "lanes: must be in 1..32 (got 0)"},
+  };
+  for (const auto& [set, want] : cases) {
+    GenParams p = params(4);
+    set(p);
+    std::string err;
+    EXPECT_EQ(make_generator("sm_chain", p, err), nullptr) << want;
+    EXPECT_EQ(err, want);
+  }
+  GenParams p = params(4);
+  p.op = "st.bogus";
+  std::string err;
+  EXPECT_EQ(make_generator("sm_chain", p, err), nullptr);
+  EXPECT_EQ(err.rfind("op: 'st.bogus' is no 4-byte global store: ", 0), 0u) << err;
+}
+
 // --- parameter errors ---------------------------------------------------------------------------
 
 TEST(SimWorkload, Errors) {
@@ -551,7 +635,7 @@ TEST(SimWorkload, Errors) {
   EXPECT_EQ(err,
             "unknown workload 'nope' (generators: stream, stream_v4b64, strided, scatter, "
             "partial, bank_conflict, dsmem_ring, tcgen05_epilogue, flag_publish, mmio, "
-            "chain_l2, chain_dram)");
+            "chain_l2, chain_dram, sm_chain)");
   GenParams p;
   p.width = 3;
   EXPECT_EQ(make_generator("stream", p, err), nullptr);

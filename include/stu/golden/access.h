@@ -40,6 +40,12 @@ struct LineByteMask {
     hi |= bits(begin > 64 ? begin - 64 : 0, end > 64 ? end - 64 : 0);
   }
   bool empty() const { return (lo | hi) == 0; }
+  // How many of bytes [begin, end) are set (end <= 128).
+  unsigned count_range(unsigned begin, unsigned end) const {
+    LineByteMask r;
+    r.set_range(begin, end - begin);
+    return unsigned(__builtin_popcountll(lo & r.lo) + __builtin_popcountll(hi & r.hi));
+  }
   unsigned count() const { return unsigned(__builtin_popcountll(lo) + __builtin_popcountll(hi)); }
   // Bit s set when any byte of sector s (32 bytes) is written.
   uint8_t sectors() const {
