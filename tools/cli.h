@@ -87,6 +87,7 @@ Command add_run(CLI::App& app);
 Command add_tmem_map(CLI::App& app);
 Command add_trace(CLI::App& app);
 Command add_cosim(CLI::App& app);      // only where the RTL is built (STU_HAVE_COSIM)
+Command add_blocks(CLI::App& app);     // likewise
 Command add_sim(CLI::App& app);        // only where SystemC is built (STU_HAVE_SYSTEMC)
 Command add_correlate(CLI::App& app);  // likewise
 

@@ -16,6 +16,7 @@ namespace {
 
 struct CosimArgs {
   std::string block = "all";
+  std::string variant;
   uint64_t seed = 1;
   uint64_t seeds = 1;
   uint64_t txns = 10000;
@@ -37,16 +38,35 @@ std::string per_second(double n, double s) {
 }
 
 int run_cosim(const CosimArgs& a) {
+  if (!tb::registry_error().empty()) {
+    std::cerr << "stu: error: " << tb::registry_error() << "\n";
+    return kUsage;
+  }
   std::vector<const tb::BlockEntry*> todo;
-  if (a.block == "all") {
+  if (a.block == "all" && a.variant.empty()) {
     for (const tb::BlockEntry& b : tb::blocks())
       if (b.in_all) todo.push_back(&b);
-  } else if (const tb::BlockEntry* b = tb::find_block(a.block)) {
+  } else if (const tb::BlockEntry* b = tb::find_block(a.block, a.variant)) {
     todo.push_back(b);
   } else {
-    std::string names;
-    for (const tb::BlockEntry& b : tb::blocks()) names += std::string(" ") + b.name;
-    std::cerr << "stu: error: unknown block '" << a.block << "' (blocks:" << names << ", all)\n";
+    const tb::RegistryBlock* r = tb::find_registry_block(a.block);
+    if (r && !a.variant.empty()) {
+      std::string vs;
+      for (const std::string& v : r->variants) vs += (vs.empty() ? "" : ", ") + v;
+      std::cerr << "stu: error: block '" << a.block << "' has no test variant '" << a.variant
+                << "' (" << (vs.empty() ? "it has none" : "variants: " + vs) << ")\n";
+    } else if (r && !r->through.empty()) {
+      std::string via;
+      for (const std::string& t : r->through) via += (via.empty() ? "" : ", ") + t;
+      std::cerr << "stu: error: block '" << a.block << "' (" << r->module
+                << ") has no bench of its own: it is verified inside " << via
+                << " (stu cosim --block " << r->through.front() << ")\n";
+    } else {
+      std::string names;
+      for (const tb::BlockEntry& e : tb::blocks())
+        if (e.in_all) names += " " + e.name;
+      std::cerr << "stu: error: unknown block '" << a.block << "' (blocks:" << names << ", all)\n";
+    }
     return kUsage;
   }
   if (!a.wave.empty() && (todo.size() != 1 || a.seeds != 1)) {
@@ -117,17 +137,26 @@ Command add_cosim(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "cosim", "cosimulate RTL blocks against their golden functions (constrained random)");
   std::string names;
-  for (const tb::BlockEntry& b : tb::blocks())
-    names += std::string("\n  ") + b.name + ": " + b.rtl + " against " + b.golden +
-             (b.in_all ? "" : " (not in 'all')");
+  for (const tb::BlockEntry& b : tb::blocks()) {
+    const std::size_t colon = b.name.find(':');
+    const std::string shown = colon == std::string::npos
+                                  ? b.name
+                                  : b.name.substr(0, colon) + " --variant " +
+                                        b.name.substr(colon + 1) + " (a test variant)";
+    names += "\n  " + shown + ": " + b.rtl + " against " + b.golden;
+  }
   sub->footer(
       "Drives each block and its golden function with the same seeded stimulus, with random "
       "back-pressure and X-initialisation, and compares every output transaction in order. On "
       "the first mismatch: the seed, the transaction, both sides field by field, the last 32 "
-      "matches, the command that reproduces it and an FST waveform around it. See docs/cosim.md."
-      "\nBlocks:" +
+      "matches, the command that reproduces it and an FST waveform around it. The blocks are "
+      "those of the registry rtl/blocks.json with a bench (stu blocks lists them all). See "
+      "docs/cosim.md.\nBlocks:" +
       names);
   sub->add_option("--block", args->block, "a block name, or 'all' (default)")->type_name("NAME");
+  sub->add_option("--variant", args->variant,
+                  "a test variant of the block (e.g. --block coalescer --variant broken)")
+      ->type_name("V");
   sub->add_option("--seed", args->seed, "the first seed (default 1)")->type_name("S");
   sub->add_option("--seeds", args->seeds, "run seeds S .. S+N-1 (default 1)")
       ->type_name("N")

@@ -171,7 +171,7 @@ CosimResult cosim_coalescer(const CosimOptions& o) {
 
 CosimResult cosim_coalescer_broken(const CosimOptions& o) {
   CoalescerBench<Vstu_coalescer_broken> b;
-  return run_stream(b, "coalescer_broken", o);
+  return run_stream(b, "coalescer:broken", o);
 }
 
 }  // namespace stu::tb

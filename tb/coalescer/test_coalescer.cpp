@@ -175,7 +175,7 @@ TEST(CoalescerCosim, LongRandomSeeds) { stu::tb::expect_cosim_clean("coalescer",
 // lines at one offset merge): the harness must catch it, with the
 // whole first-divergence report and a waveform around it (docs/cosim.md shows this report).
 TEST(CoalescerCosim, BrokenVariantGivesTheFirstDivergenceReport) {
-  const stu::tb::BlockEntry* b = stu::tb::find_block("coalescer_broken");
+  const stu::tb::BlockEntry* b = stu::tb::find_block("coalescer", "broken");
   ASSERT_NE(b, nullptr);
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("stu_cosim_broken_" + std::to_string(::getpid()));
@@ -192,10 +192,12 @@ TEST(CoalescerCosim, BrokenVariantGivesTheFirstDivergenceReport) {
   EXPECT_NE(r.report.find("fields:   thread: expected 1, actual 2"), std::string::npos) << r.report;
   EXPECT_NE(r.report.find("last matched (oldest first):\n    #"), std::string::npos);
   // The reproduction stops after the failing input (the stimulus before it is the same).
-  EXPECT_NE(r.report.find("reproduce: stu cosim --block coalescer_broken --seed 7 --txns "),
-            std::string::npos);
+  EXPECT_NE(
+      r.report.find("reproduce: stu cosim --block coalescer --variant broken --seed 7 --txns "),
+      std::string::npos);
   ASSERT_FALSE(r.wave.empty());
   EXPECT_GT(std::filesystem::file_size(r.wave), 0u);
+  EXPECT_EQ(std::filesystem::path(r.wave).filename(), "cosim_coalescer_broken_seed7.fst");
   std::printf("%s\n", r.report.c_str());
   std::filesystem::remove_all(dir);
 }

@@ -10,6 +10,7 @@
 
 namespace stu::tb {
 
+CosimResult cosim_sector_mask(const CosimOptions& o);
 CosimResult cosim_store_align(const CosimOptions& o);
 CosimResult cosim_addr_resolve(const CosimOptions& o);
 CosimResult cosim_mbarrier(const CosimOptions& o);

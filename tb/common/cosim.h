@@ -40,18 +40,43 @@ struct CosimResult {
   double seconds = 0;
 };
 
-// One block of the registry: `stu cosim --block NAME` and tb_<block> find it here.
+// One entry of the block registry, rtl/blocks.json (embedded at build time): the one list of
+// blocks that CMake (what is Verilated), `stu cosim`, `stu sim --rtl`, `stu blocks` (the docs
+// table) and the registry_consistent test read (docs/adding-a-block.md).
+struct RegistryBlock {
+  std::string name;    // the block's one name: rtl/stu_<name>.sv, tb/<name>/
+  std::string module;  // the RTL module (rtl/<module>.sv)
+  std::string golden, harness, harness_note, transactions, tlm;  // the docs table's columns
+  std::vector<std::string> through;    // verified inside these blocks (no harness of its own)
+  bool cosim = false;                  // `stu cosim --block <name>` runs its bench
+  bool sim_rtl = false;                // `stu sim --rtl <name>` puts it in the TLM model's loop
+  std::vector<std::string> variants;   // test variants (`stu cosim --block B --variant V`)
+  std::vector<std::string> verilated;  // the Verilated model classes (V<module> or a prefix)
+};
+const std::vector<RegistryBlock>& registry();
+// Why the embedded registry could not be read ("" when it was): a build defect.
+const std::string& registry_error();
+const RegistryBlock* find_registry_block(const std::string& name);
+
+// What `stu cosim` runs: a registered block's bench, or one of its test variants'.
 struct BlockEntry {
-  const char* name;    // the block's one name: rtl/stu_<name>.sv, tb/<name>/
-  const char* rtl;     // the RTL module
-  const char* golden;  // the golden function it is checked against
-  bool in_all;         // run by `--block all` (the deliberately broken variant is not)
+  std::string name;     // "coalescer", or "coalescer:broken" for a variant
+  std::string rtl;      // the RTL module (and the variant's defines)
+  std::string golden;   // the golden function it is checked against
+  bool in_all = false;  // run by `--block all` (test variants are not)
   std::function<CosimResult(const CosimOptions&)> run;
 };
+// The registry's cosim blocks (their order), then their variants.
 const std::vector<BlockEntry>& blocks();
-const BlockEntry* find_block(const std::string& name);
+const BlockEntry* find_block(const std::string& name, const std::string& variant = "");
+// The benches compiled into this program, as registry names ("block" or "block:variant"): the
+// registry_consistent test holds them against the registry.
+std::vector<std::string> bench_names();
 
-// The command that reproduces a run (printed in every failure report).
+// The command that reproduces a run (printed in every failure report); `block` may name a
+// variant ("coalescer:broken" → --block coalescer --variant broken).
 std::string repro_command(const std::string& block, uint64_t seed, uint64_t txns);
+// A run's name in a file name (':' → '_').
+std::string file_name_of(const std::string& block);
 
 }  // namespace stu::tb

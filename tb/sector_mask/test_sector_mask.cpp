@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "Vstu_sector_mask.h"
+#include "cosim_test.h"
 #include "verilated.h"
 
 namespace {
@@ -125,6 +126,14 @@ TEST_F(SectorMaskTest, IllegalSizeFailsTheSizeAssertion) {
 TEST_F(SectorMaskTest, ZeroSizeFailsTheAssertions) {
   drive(true, 5, 0);
   EXPECT_TRUE(ctx_->gotError());
+}
+
+// The cosimulation against the golden byte-mask rule (stu cosim --block sector_mask): random
+// offsets and sizes, line ends included, with back-pressure.
+TEST(SectorMaskCosim, SeedsOneToFour) { stu::tb::expect_cosim_clean("sector_mask", 1, 4, 5000); }
+
+TEST(SectorMaskCosim, LongRandomSeeds) {
+  stu::tb::expect_cosim_clean("sector_mask", 1000, 64, 50000);
 }
 
 }  // namespace

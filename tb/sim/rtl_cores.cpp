@@ -21,6 +21,8 @@
 
 #include "rtl_cores.h"
 
+#include "cosim.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -571,13 +573,29 @@ class RtlCoalescer final : public sim::Coalescer {
 }  // namespace
 
 const std::vector<std::string>& sim_rtl_blocks() {
-  static const std::vector<std::string> blocks = {"l1_wpath", "l2_wslice", "mbarrier", "coalescer"};
+  static const std::vector<std::string> blocks = [] {
+    std::vector<std::string> v;
+    for (const RegistryBlock& b : registry())
+      if (b.sim_rtl) v.push_back(b.name);
+    return v;
+  }();
   return blocks;
 }
 
 bool rtl_core_factory(const std::vector<std::string>& blocks, sim::CoreFactory& out,
                       std::string& error) {
   for (const std::string& b : blocks) {
+    // The registry decides which blocks can be in the loop; each of them has its adapter below.
+    const std::vector<std::string>& marked = sim_rtl_blocks();
+    if (std::find(marked.begin(), marked.end(), b) == marked.end()) {
+      std::string list;
+      for (const std::string& n : marked) list += (list.empty() ? "" : ", ") + n;
+      error = find_registry_block(b)
+                  ? "block '" + b +
+                        "' has no RTL core for the TLM model (blocks with one: " + list + ")"
+                  : "unknown RTL block '" + b + "' (blocks: " + list + ")";
+      return false;
+    }
     if (b == "l1_wpath") {
       out.l1 = [](const golden::CacheGeometry& g, unsigned wb) -> std::unique_ptr<sim::L1Core> {
         return std::make_unique<RtlL1Core>(g, wb);
@@ -593,9 +611,7 @@ bool rtl_core_factory(const std::vector<std::string>& blocks, sim::CoreFactory& 
         return std::make_unique<RtlCoalescer>();
       };
     } else {
-      std::string list;
-      for (const std::string& n : sim_rtl_blocks()) list += (list.empty() ? "" : ", ") + n;
-      error = "unknown RTL block '" + b + "' (blocks: " + list + ")";
+      error = "block '" + b + "' is marked sim_rtl in rtl/blocks.json, but has no adapter here";
       return false;
     }
     if (std::find(out.names.begin(), out.names.end(), b) == out.names.end()) out.names.push_back(b);

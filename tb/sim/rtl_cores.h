@@ -10,7 +10,8 @@
 
 namespace stu::tb {
 
-// The blocks that can run in the loop: "l1_wpath", "l2_wslice", "mbarrier", "coalescer".
+// The blocks that can run in the loop: those the registry (rtl/blocks.json) marks sim_rtl
+// ("l1_wpath", "l2_wslice", "mbarrier", "coalescer"); each has its adapter here.
 const std::vector<std::string>& sim_rtl_blocks();
 
 // A factory with the named blocks' RTL cores; false with `error` naming an unknown block

@@ -283,9 +283,10 @@ TEST(RtlCores, EveryCoreIsInTheLoop) {
   }
 }
 
+// The registry's sim_rtl blocks, in its order.
 TEST(RtlCores, Blocks) {
   EXPECT_EQ(sim_rtl_blocks(),
-            (std::vector<std::string>{"l1_wpath", "l2_wslice", "mbarrier", "coalescer"}));
+            (std::vector<std::string>{"coalescer", "mbarrier", "l1_wpath", "l2_wslice"}));
 }
 
 TEST(RtlCores, FactoryFillsTheNamedBlocks) {
@@ -303,7 +304,17 @@ TEST(RtlCores, UnknownBlock) {
   sim::CoreFactory f;
   std::string error;
   EXPECT_FALSE(rtl_core_factory({"l1_wpath", "x"}, f, error));
-  EXPECT_EQ(error, "unknown RTL block 'x' (blocks: l1_wpath, l2_wslice, mbarrier, coalescer)");
+  EXPECT_EQ(error, "unknown RTL block 'x' (blocks: coalescer, mbarrier, l1_wpath, l2_wslice)");
+}
+
+// A registered block the registry does not mark sim_rtl: known, but no core for the loop.
+TEST(RtlCores, RegisteredBlockWithoutACore) {
+  sim::CoreFactory f;
+  std::string error;
+  EXPECT_FALSE(rtl_core_factory({"store_align"}, f, error));
+  EXPECT_EQ(error,
+            "block 'store_align' has no RTL core for the TLM model (blocks with one: coalescer, "
+            "mbarrier, l1_wpath, l2_wslice)");
 }
 
 TEST(RtlCores, GeometryIsClampedAndNamed) {
