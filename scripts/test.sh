@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build stu and run its tests.
 #
-#   scripts/test.sh               Release build in build/, every test except label `long`
+#   scripts/test.sh               Release build in build/, every test except labels `long`, `farm`
 #   scripts/test.sh --long        ... and the long regressions too
+#   scripts/test.sh --farm        the farm tests alone (installs slurm-wlm and munge; needs root)
 #   scripts/test.sh --sanitize    ASan + UBSan build (RelWithDebInfo) in build-sanitize/
 #   scripts/test.sh -- ARGS...    pass ARGS on to ctest (e.g. -- -R SectorMask, -- -L rtl)
 set -euo pipefail
@@ -11,7 +12,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
 build_dir=build
 cmake_args=(-DCMAKE_BUILD_TYPE=Release)
-label_args=(-LE long)
+label_args=(-LE 'long|farm')
 while (($#)); do
   case $1 in
     --sanitize)
@@ -20,9 +21,13 @@ while (($#)); do
       export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
       export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
       ;;
-    --long) label_args=() ;;
+    --long) label_args=(-LE farm) ;;
+    --farm)
+      label_args=(-L farm)
+      STU_PACKAGES+=(slurm-wlm munge)
+      ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift

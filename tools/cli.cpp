@@ -7,11 +7,14 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 namespace stu::cli {
 
@@ -194,6 +197,94 @@ bool write_junit(const std::string& path, const std::string& suite, const std::s
   }
   out << "</testsuite>\n";
   return bool(out);
+}
+
+namespace {
+
+std::string xml_unescape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '&') {
+      out += s[i];
+      continue;
+    }
+    static constexpr std::pair<std::string_view, char> kEntities[] = {
+        {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+    bool done = false;
+    for (const auto& [name, c] : kEntities) {
+      if (s.substr(i, name.size()) == name) {
+        out += c;
+        i += name.size() - 1;
+        done = true;
+        break;
+      }
+    }
+    if (!done) out += '&';
+  }
+  return out;
+}
+
+// The value of attribute `name` in the tag text `tag` (`<testcase a="..." ...>`), unescaped.
+bool attribute(std::string_view tag, std::string_view name, std::string& out) {
+  const std::string key = " " + std::string(name) + "=\"";
+  const std::size_t at = tag.find(key);
+  if (at == std::string_view::npos) return false;
+  const std::size_t from = at + key.size(), to = tag.find('"', from);
+  if (to == std::string_view::npos) return false;
+  out = xml_unescape(tag.substr(from, to - from));
+  return true;
+}
+
+}  // namespace
+
+bool read_junit(const std::string& path, std::vector<JunitCase>& cases, std::string& why) {
+  std::string text;
+  if (!read_file(path, text, why)) return false;
+  if (text.find("<testsuite") == std::string::npos) {
+    why = path + ": not a JUnit report (no <testsuite>)";
+    return false;
+  }
+  std::size_t at = 0;
+  while ((at = text.find("<testcase", at)) != std::string::npos) {
+    const std::size_t end = text.find('>', at);
+    if (end == std::string::npos) {
+      why = path + ": a <testcase> element is cut off";
+      return false;
+    }
+    const std::string_view tag(text.data() + at, end - at + 1);
+    JunitCase c;
+    std::string seconds;
+    if (!attribute(tag, "name", c.name)) {
+      why = path + ": a <testcase> without a name";
+      return false;
+    }
+    if (attribute(tag, "time", seconds)) c.seconds = std::strtod(seconds.c_str(), nullptr);
+    c.ok = true;
+    at = end + 1;
+    if (tag.size() >= 2 && tag[tag.size() - 2] == '/') {  // <testcase .../>
+      cases.push_back(std::move(c));
+      continue;
+    }
+    const std::size_t close = text.find("</testcase>", at);
+    if (close == std::string::npos) {
+      why = path + ": <testcase name=\"" + c.name + "\"> is not closed";
+      return false;
+    }
+    const std::size_t f = text.find("<failure", at);
+    if (f != std::string::npos && f < close) {
+      c.ok = false;
+      const std::size_t fend = text.find('>', f);
+      const std::string_view ftag(text.data() + f, fend - f + 1);
+      attribute(ftag, "message", c.message);
+      const std::size_t body_end = text.find("</failure>", fend);
+      if (body_end != std::string::npos && body_end < close)
+        c.details = xml_unescape(std::string_view(text).substr(fend + 1, body_end - fend - 1));
+    }
+    at = close + 11;
+    cases.push_back(std::move(c));
+  }
+  return true;
 }
 
 }  // namespace stu::cli

@@ -78,6 +78,10 @@ struct JunitCase {
 };
 bool write_junit(const std::string& path, const std::string& suite, const std::string& classname,
                  const std::vector<JunitCase>& cases);
+// Reads the test cases of a JUnit report as write_junit writes them (one <testsuite>, its
+// <testcase> elements, a <failure message="..."> body when failed); false with `why`
+// ("FILE: not a JUnit report ...") otherwise.
+bool read_junit(const std::string& path, std::vector<JunitCase>& cases, std::string& why);
 
 // The subcommands.
 Command add_check(CLI::App& app);

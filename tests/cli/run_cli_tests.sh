@@ -255,6 +255,36 @@ if "$stu" help cosim >/dev/null 2>&1; then
     sed 's/^/  | /' "$tmp/err"
   fi
   expect_status "stu cosim of the sector mask" 0 "$stu" cosim --block sector_mask --txns 2000
+  # A regression list run whole and in three shards gives the same cases (docs/verification.md).
+  printf 'mbarrier seeds=3 txns=300\nstore_align seeds=2 first=7 txns=300\ncoalescer variant=broken seeds=1 first=7 txns=50\n' > "$tmp/reg.txt"
+  expect_status "stu cosim --regression (a failing variant in it)" 1 \
+    "$stu" cosim -q --regression "$tmp/reg.txt" --junit "$tmp/whole.xml" --wave-dir "$tmp"
+  for i in 0 1 2; do
+    "$stu" cosim -q --regression "$tmp/reg.txt" --shard "$i/3" --junit "$tmp/shard$i.xml" --wave-dir "$tmp" >/dev/null 2>&1
+  done
+  expect_status "stu cosim --merge of three shards" 1 \
+    "$stu" cosim --merge "$tmp/shard0.xml" "$tmp/shard1.xml" "$tmp/shard2.xml" --junit "$tmp/merged.xml"
+  if grep -q "^cosim merge: 6 cases from 3 reports, 1 failed$" "$tmp/out" &&
+     grep -q "^FAILED coalescer:broken seed 7: cosim coalescer:broken: MISMATCH, seed 7" "$tmp/err" &&
+     diff <(grep -o '<testcase[^>]*name="[^"]*"' "$tmp/merged.xml" | sed 's/ time="[^"]*"//' | sort) \
+          <(grep -o '<testcase[^>]*name="[^"]*"' "$tmp/whole.xml" | sed 's/ time="[^"]*"//' | sort) >/dev/null &&
+     [[ $(grep -c '<failure' "$tmp/merged.xml") == 1 ]]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL stu cosim shards and merge:"
+    sed 's/^/  | /' "$tmp/out" "$tmp/err" | head -12
+  fi
+  expect_status "stu cosim --shard out of range" 2 "$stu" cosim --regression "$tmp/reg.txt" --shard 3/3
+  printf 'mbarrier seeds=0\n' > "$tmp/badreg.txt"
+  expect_status "stu cosim --regression with a bad line" 2 "$stu" cosim --regression "$tmp/badreg.txt"
+  if grep -q "badreg.txt:1:1: error: 'seeds=0' is not" "$tmp/err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL stu cosim --regression diagnostic:"
+    sed 's/^/  | /' "$tmp/err"
+  fi
   expect_status "stu run --on rtl of a passing test" 0 "$stu" run --on rtl "$root/tests/sts/coalesce_u32.sts"
   # The same test on either model reads the same: failures, and the final memory image.
   compare_run "stu run --on rtl failed expectations (as on golden)" run_failing.expected --on rtl run_failing.sts
