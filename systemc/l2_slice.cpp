@@ -1,5 +1,6 @@
 #include "l2_slice.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace stu::sim {
@@ -16,7 +17,8 @@ golden::WbEntry entry_of(const LinePayload& p) {
 }
 }  // namespace
 
-L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core)
+L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core,
+                 std::uint32_t index)
     : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
       to_dram("to_dram", ctx.tb, *ctx.agenda,
               [this](tlm::tlm_generic_payload& tr, Cycle c) { dram_ack(tr, c); }),
@@ -25,6 +27,7 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
       port_(double(ctx.cfg.l2.bytes_per_clk) / double(ctx.cfg.l2.slices),
             calendar_window_bins(ctx.cfg)),
       latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency),
+      partition_(index * ctx.cfg.l2.partitions / std::max(ctx.cfg.l2.slices, 1u)),
       local_(ctx.cfg) {}
 
 SliceLocal::SliceLocal(const SimConfig& cfg) {
@@ -43,12 +46,16 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   const std::uint64_t line = e.line;
   e.line = local(line);
   const unsigned sectors = e.bytes.sector_count();
-  const Cycle t1 = port_.book(t, double(sectors) * golden::kSectorBytes);
+  // A write from an SM of another partition passed its own partition first: twice the work.
+  const std::uint32_t sm_partition =
+      p.ext->sm * ctx_.cfg.l2.partitions / std::max(ctx_.cfg.gpu.sms, 1u);
+  const double passes = sm_partition == partition_ ? 1.0 : 2.0;
+  const Cycle t1 = port_.book(t, passes * sectors * golden::kSectorBytes);
   occupied_until_ = t1;
   L2Result r = core_->write(e);
   Stats& s = ctx_.stats;
-  s.add(Metric::L2Requests);
-  s.add(Metric::L2Sectors, sectors);
+  s.add(Metric::L2Requests, passes);
+  s.add(Metric::L2Sectors, passes * sectors);
   s.add(r.hit ? Metric::L2SectorHits : Metric::L2SectorMisses, sectors);
   ctx_.record(Event::L2Write, p.ext->instr_id, p.ext->warp, line, t1);
   Cycle done = t1 + latency_;

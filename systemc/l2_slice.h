@@ -62,7 +62,8 @@ struct L2Hints {
 
 class L2Slice : public Stage {
  public:
-  L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core);
+  L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core,
+          std::uint32_t index = 0);
   Sender to_dram;
 
   // End of simulation: every dirty line goes to DRAM (LT: now; AT: queued). Returns the
@@ -92,6 +93,7 @@ class L2Slice : public Stage {
   std::unique_ptr<L2Core> core_;
   Calendar port_;
   Cycle latency_;
+  std::uint32_t partition_ = 0;  // l2.partitions: this slice's
   SliceLocal local_;
   std::size_t dram_outstanding_ = 0;
   std::vector<golden::CacheLineOut> flushed_;

@@ -87,6 +87,10 @@ struct L2Config {
   std::uint32_t ways = 0;
   std::uint32_t hit_latency = 0;    // cycles, end to end as published
   std::uint32_t bytes_per_clk = 0;  // all slices together
+  // Partitions the slices and the SMs are split into (slice s: s * partitions / slices; SM m:
+  // m * partitions / sms). A write into another partition's slice passes its own partition
+  // first: the home slice is booked, and counts the request and sectors, twice.
+  std::uint32_t partitions = 1;
 };
 
 // What DRAM does with a burst the write enables only in part (docs/tlm.md, "DRAM").

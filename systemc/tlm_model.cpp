@@ -83,7 +83,7 @@ struct TlmModel::Top : sc_core::sc_module {
     for (std::uint32_t s = 0; s < c.cfg.l2.slices; ++s) {
       auto core = f.l2 ? f.l2(h.l2) : make_l2_core(h.l2, &arena);
       l2.push_back(
-          std::make_unique<L2Slice>(("l2_" + std::to_string(s)).c_str(), c, std::move(core)));
+          std::make_unique<L2Slice>(("l2_" + std::to_string(s)).c_str(), c, std::move(core), s));
       xbar.out.bind(l2.back()->in);
       l2.back()->to_dram.out.bind(dram.in);
     }

@@ -355,6 +355,34 @@ TEST(Stats, DramReadsThePartlyWrittenBursts) {
   }
 }
 
+// l2.partitions = 2 with 2 SMs and 3 slices: SM m is in partition m, slice s in s * 2 / 3 (0,
+// 0, 1). 16 warps of st.global.b32 (stream, width 4): warp i on SM i mod 2 writes line base + 128 i
+// whole. A line whose slice is in the writer's partition is one request of 4 sectors; one in
+// the other partition passes both: 2 requests, 8 sectors. L1 counts are unchanged.
+TEST(Stats, AWriteIntoTheOtherPartitionCountsTwice) {
+  SimConfig c = *preset("h200");
+  c.gpu.sms = 2;
+  c.l2.slices = 3;
+  c.l2.partitions = 2;
+  auto w = stream(16, 2, 4), ref = stream(16, 2, 4);
+  ASSERT_TRUE(w && ref);
+  const Outcome o = run_workload(*w, *ref, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  double requests = 0;
+  for (std::uint64_t i = 0; i < 16; ++i) {
+    const std::uint64_t line = 0x10'0000'0000ull + 128 * i;  // the generators' global base
+    requests += l2_slice_of(c.l2, line) * 2 / 3 == i % 2 ? 1 : 2;
+  }
+  ASSERT_GT(requests, 16.0);  // some lines are far (else the case shows nothing)
+  ASSERT_LT(requests, 32.0);
+  EXPECT_EQ(o.stats.get(Metric::L1GlobalSectors), 64.0);
+  EXPECT_EQ(o.stats.get(Metric::L2Requests), requests);
+  EXPECT_EQ(o.stats.get(Metric::L2Sectors), 4 * requests);
+  c.l2.partitions = 1;  // one partition: every write once
+  auto w1 = stream(16, 2, 4), ref1 = stream(16, 2, 4);
+  EXPECT_EQ(run_workload(*w1, *ref1, c).stats.get(Metric::L2Requests), 16.0);
+}
+
 // --- the golden-image check fails when it should -----------------------------------------
 
 // An L2 core that loses the dirty bytes of the first line it flushes.

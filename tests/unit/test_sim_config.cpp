@@ -79,9 +79,19 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.dram.gbytes_per_s, 4800u);
   EXPECT_EQ(c.l1.hit_latency, h100.l1.hit_latency);
   EXPECT_EQ(c.l2.hit_latency, h100.l2.hit_latency);
-  EXPECT_EQ(c.l2.bytes_per_clk, h100.l2.bytes_per_clk);
   EXPECT_TRUE(c.dsmem.enabled);
   EXPECT_FALSE(c.tmem.enabled);
+  // What the 2026-11-26 device run measured (tests/data/silicon/h200-2026-11-26-device):
+  EXPECT_EQ(c.l2.bytes_per_clk, 3100u);  // 3.95-4.31 TB/s L2-resident x 1.5 L2 sectors / 1980 MHz
+  EXPECT_EQ(c.l2.partitions, 2u);        // 1.50 L2 write sectors per L1 sector
+  EXPECT_EQ(c.l1.bytes_per_clk, 32u);    // a 128-byte line every 4.0 cycles per SM
+  EXPECT_EQ(c.lsu.mmio_cycles_per_lane, 2u);  // 63-64 cycles a 32-lane st.mmio
+  EXPECT_EQ(c.fence.gpu_cycles, 269u);
+  EXPECT_EQ(c.fence.sys_cycles, 1025u);
+  EXPECT_EQ(c.fence.cta_cycles, 16u);
+  EXPECT_EQ(c.fence.interval, 24u);
+  EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
+  EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
 }
 
 TEST(SimConfigPreset, B200FromThePublicNotes) {
@@ -158,7 +168,12 @@ TEST(SimConfigLoad, UnknownSection_bad) {
 TEST(SimConfigLoad, UnknownKey_bad) {
   EXPECT_EQ(only_error(R"({"l2": {"slcies": 4}})"),
             "l2.slcies: unknown key (known: slices, slice_hash, slice_bytes, ways, hit_latency, "
-            "bytes_per_clk)");
+            "bytes_per_clk, partitions)");
+}
+
+TEST(SimConfigLoad, MorePartitionsThanSlices_bad) {
+  EXPECT_EQ(only_error(R"({"l2": {"slices": 2, "partitions": 4}})"),
+            "l2.partitions: must be at most l2.slices = 2, got 4");
 }
 
 TEST(SimConfigLoad, WrongTypeString_bad) {
@@ -317,13 +332,13 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("dram").at("partial_writes"), "read_modify_write");
   EXPECT_EQ(doc.at("lsu").at("mmio_cycles_per_lane"), 2);
   EXPECT_EQ(doc.at("fence").at("sys_cycles"), 1025);
-  // preset + 13 sections; 40 parameters.
+  // preset + 13 sections; 41 parameters.
   EXPECT_EQ(doc.size(), 14u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 40u);
+  EXPECT_EQ(params, 41u);
 }
 
 // --- what the modules use -----------------------------------------------------------------
