@@ -586,6 +586,58 @@ class Chain : public Generator {
   isa::Instruction ins_;
 };
 
+// --- dsmem_pair ------------------------------------------------------------------------------
+// The correlation suite's `async` experiment (gpu/store_bench.cu k_async): a 2-CTA cluster, CTA
+// r on SM r. In each phase CTA 1 arrives once on its barrier expecting n x 512 bytes; warp 0 of
+// CTA 0 sends them with n st.async.v4 (512 bytes each, into the same 512-byte buffer of CTA 1)
+// completing that barrier; CTA 1 waits for the phase. n is at most 2047 (the barrier's
+// transaction count holds 2^20 - 1 bytes): `warps` stores in ceil(warps / 2047) phases, each
+// with its arrive and its wait.
+class DsmemPair : public Generator {
+ public:
+  static constexpr std::uint64_t kMbar = 0, kBuf = 0x400;
+  static constexpr std::uint32_t kBytes = 32 * 16;
+  static constexpr std::uint64_t kPerPhase = std::uint64_t(golden::kMbarMaxTx) / kBytes;
+
+  explicit DsmemPair(const GenParams& p) : Generator("dsmem_pair", p) {
+    cfg_.cluster_ctas = 2;
+    cfg_.warps_per_cta = 1;
+    cfg_.shared_bytes = kBuf + kBytes;
+    ins_ = parse(
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%r1], {%r2, %r3, %r4, "
+        "%r5}, [%r6];",
+        error_);
+    const std::uint64_t phases = std::max<std::uint64_t>(1, (p.warps + kPerPhase - 1) / kPerPhase);
+    total_ = p.warps + 2 * phases;
+  }
+  bool setup(MachineState& m, std::string&) const override {
+    m.set_mbar(1, kMbar, golden::MbarState{0, 1, 1, 0});
+    return true;
+  }
+
+ private:
+  void make(std::uint64_t i, WarpOp& op) override {
+    const std::uint64_t phase = i / (kPerPhase + 2), j = i % (kPerPhase + 2);
+    const std::uint64_t n = std::min(kPerPhase, p_.warps - phase * kPerPhase);  // its stores
+    if (j == 0) {
+      begin_op(op, OpKind::MbarArrive, 1, 1, 0, 1);
+      op.mbar_offset = kMbar;
+      op.tx_bytes = std::uint32_t(n * kBytes);
+    } else if (j == n + 1) {
+      begin_op(op, OpKind::MbarWait, 1, 1, 0);
+      op.mbar_offset = kMbar;
+      op.parity = std::uint32_t(phase & 1);
+    } else {
+      store_op(op, ins_, i, 4, 0, 0, 0);
+      for (unsigned l = 0; l < 32; ++l) {
+        op.ops.addr[l] = golden::shared_cluster_addr(cfg_, 1, kBuf + l * 16);
+        op.ops.mbar[l] = golden::shared_cluster_addr(cfg_, 1, kMbar);
+      }
+    }
+  }
+  isa::Instruction ins_;
+};
+
 // --- sm_chain ------------------------------------------------------------------------------
 // The correlation suite's `chain` experiments (gpu/suite.txt): `cta_warps` warps of CTA 0 on
 // SM 0, lanes 0 .. `lanes`-1 active. Iteration i of warp w does each '+'-separated part of `op`
@@ -711,6 +763,8 @@ const std::vector<GeneratorInfo>& generators() {
       {"chain_l2", "calibration: one lane of one warp, st.relaxed.gpu to a new line each op"},
       {"chain_dram",
        "calibration: one lane of one warp, st.mmio.relaxed.sys to a new line each op"},
+      {"dsmem_pair",
+       "2-CTA cluster: warp 0 of CTA 0 st.async's `warps` x 512 B into CTA 1, which waits"},
       {"sm_chain",
        "`cta_warps` warps of SM 0, `lanes` lanes: each iteration `op` (st..., fence..., "
        "'+'-joined) "
@@ -757,6 +811,7 @@ std::unique_ptr<Workload> make_generator(std::string_view name, const GenParams&
   if (name == "chain_l2") return make<Chain>(error, p, false);
   if (name == "chain_dram") return make<Chain>(error, p, true);
   if (name == "sm_chain") return make<SmChain>(error, p);
+  if (name == "dsmem_pair") return make<DsmemPair>(error, p);
   return make<Mmio>(error, p);
 }
 

@@ -105,8 +105,19 @@ ModelRun plan_run(const correlate::Experiment& e, std::uint32_t sms, std::uint64
     m.params.sms = 1;
     m.params.stride = 4 * stride;  // words to bytes
     m.full_warps = 32 * 64;        // 32 warps; a rate: 64 stores each
+  } else if (e.kernel == "async") {
+    // One 2-CTA cluster: warp 0 of CTA 0 sends count x 512 bytes with st.async into CTA 1.
+    const std::uint64_t clusters = size_param(e, "clusters", "1", why);
+    if (clusters != 1) {
+      m.why =
+          "no model experiment: the model runs one cluster (" + std::to_string(clusters) + " here)";
+      return m;
+    }
+    m.generator = "dsmem_pair";
+    m.params.sms = 2;
+    m.full_warps = size_param(e, "count", "2000", why);
   } else {
-    m.why = "no model experiment: the model's DSMEM generator (dsmem_ring) is a 4-CTA ring";
+    m.why = "no model experiment for kernel '" + e.kernel + "'";
     return m;
   }
   if (!why.empty()) {
@@ -127,6 +138,8 @@ double model_figure(const correlate::Experiment& e, const ModelRun& m, const sim
     return m.params.warps ? double(s.cycles) / double(m.params.warps) : 0;
   if (e.kernel == "shared")  // cycles per warp store on the SM
     return s.warp_ops ? double(s.cycles) / double(s.warp_ops) : 0;
+  if (e.kernel == "async")  // cycles per 512-byte st.async, the arrive and the wait included
+    return m.params.warps ? double(s.cycles) / double(m.params.warps) : 0;
   return 0;
 }
 

@@ -90,6 +90,7 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.fence.sys_cycles, 1025u);
   EXPECT_EQ(c.fence.cta_cycles, 16u);
   EXPECT_EQ(c.fence.interval, 24u);
+  EXPECT_EQ(c.dsmem.bytes_per_clk, 21u);  // 512 B of st.async every 24.2 cycles
   EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
   EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
 }

@@ -164,7 +164,7 @@ INSTANTIATE_TEST_SUITE_P(
                       GenCase{"dsmem_ring", 192, 64}, GenCase{"tcgen05_epilogue", 80, 64},
                       GenCase{"flag_publish", 64, 64}, GenCase{"mmio", 64, 64},
                       GenCase{"chain_l2", 64, 64}, GenCase{"chain_dram", 64, 64},
-                      GenCase{"sm_chain", 64, 64}),
+                      GenCase{"sm_chain", 64, 64}, GenCase{"dsmem_pair", 66, 64}),
     [](const auto& info) { return std::string(info.param.name); });
 
 // Every instruction a generator emits is valid PTX for sm_100a, PTX ISA 9.0 (stream width 32
@@ -261,7 +261,7 @@ TEST(SimWorkload, ListNamesEveryGenerator) {
   EXPECT_EQ(names, (std::vector<std::string>{"stream", "stream_v4b64", "strided", "scatter",
                                              "partial", "bank_conflict", "dsmem_ring",
                                              "tcgen05_epilogue", "flag_publish", "mmio", "chain_l2",
-                                             "chain_dram", "sm_chain"}));
+                                             "chain_dram", "dsmem_pair", "sm_chain"}));
 }
 
 // --- stream ---------------------------------------------------------------------------------
@@ -547,6 +547,55 @@ TEST(SimWorkload, ChainsAreOneLaneStrongStoresToDistinctLines) {
   }
 }
 
+// --- dsmem_pair ---------------------------------------------------------------------------------
+
+// 3 stores: the arrive (CTA 1 on SM 1, expecting 3 x 512 bytes), three st.async.v4 from warp 0
+// of CTA 0 (SM 0) into CTA 1's buffer at 0x400 (lane l at +16 l) completing CTA 1's barrier,
+// then CTA 1's wait for phase 0, which the golden run finds completed.
+TEST(SimWorkload, DsmemPairSendsIntoThePeerThenWaits) {
+  auto w = make("dsmem_pair", params(3));
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->size_hint(), 5u);
+  const golden::ModelConfig mc = w->model_config();
+  EXPECT_EQ(mc.cluster_ctas, 2u);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m, 5);
+  EXPECT_EQ(st.arrives, 1u);
+  EXPECT_EQ(st.stores, 3u);
+  EXPECT_EQ(st.waits, 1u);
+  EXPECT_EQ(st.faults, 0u);
+  EXPECT_EQ(st.bytes, 3u * 512);
+  EXPECT_EQ(st.first[0].kind, OpKind::MbarArrive);
+  EXPECT_EQ(st.first[0].ctx.cta, 1u);
+  EXPECT_EQ(st.first[0].sm, 1u);
+  EXPECT_EQ(st.first[0].tx_bytes, 3u * 512);
+  for (int i = 1; i <= 3; ++i) {
+    EXPECT_EQ(st.first[i].ctx.cta, 0u);
+    EXPECT_EQ(st.first[i].sm, 0u);
+    EXPECT_EQ(st.first[i].ops.addr[5], golden::shared_cluster_addr(mc, 1, 0x400 + 5 * 16));
+    EXPECT_EQ(st.first[i].ops.mbar[5], golden::shared_cluster_addr(mc, 1, 0));
+  }
+  EXPECT_EQ(st.first[4].kind, OpKind::MbarWait);
+}
+
+// 2048 stores: 2048 x 512 bytes passes the 2^20 - 1 transaction count, so two phases (2047
+// stores, then 1), each with its arrive and its wait (parity 0, then 1).
+TEST(SimWorkload, DsmemPairSplitsIntoPhasesOfAtMost2047) {
+  auto w = make("dsmem_pair", params(2048));
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->size_hint(), 2052u);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m, 2052);
+  EXPECT_EQ(st.arrives, 2u);
+  EXPECT_EQ(st.waits, 2u);
+  EXPECT_EQ(st.stores, 2048u);
+  EXPECT_EQ(st.first[0].tx_bytes, 2047u * 512);
+  EXPECT_EQ(st.first[2048].kind, OpKind::MbarWait);
+  EXPECT_EQ(st.first[2048].parity, 0u);
+  EXPECT_EQ(st.first[2049].tx_bytes, 512u);
+  EXPECT_EQ(st.first[2051].parity, 1u);
+}
+
 // --- sm_chain -----------------------------------------------------------------------------------
 
 // op=st.release.gpu+fence.sc.sys, 3 warps, 32 lanes, 6 iterations: 12 ops, store then fence;
@@ -635,7 +684,7 @@ TEST(SimWorkload, Errors) {
   EXPECT_EQ(err,
             "unknown workload 'nope' (generators: stream, stream_v4b64, strided, scatter, "
             "partial, bank_conflict, dsmem_ring, tcgen05_epilogue, flag_publish, mmio, "
-            "chain_l2, chain_dram, sm_chain)");
+            "chain_l2, chain_dram, dsmem_pair, sm_chain)");
   GenParams p;
   p.width = 3;
   EXPECT_EQ(make_generator("stream", p, err), nullptr);
