@@ -138,11 +138,7 @@ struct AddrResolveBench : StreamPorts<Vstu_addr_resolve> {
     return a.dest == b.dest && a.offset == b.offset && a.fault.kind == b.fault.kind;
   }
   static std::string diff(const Out& w, const Out& g) {
-    std::string s;
-    auto field = [&](const char* name, const std::string& a, const std::string& b) {
-      if (a != b)
-        s += std::string(s.empty() ? "" : "; ") + name + ": expected " + a + ", actual " + b;
-    };
+    FieldDiff field;
     field("space", std::string(golden::to_string(w.dest.space)),
           std::string(golden::to_string(g.dest.space)));
     field("cta", std::to_string(w.dest.cta), std::to_string(g.dest.cta));
@@ -150,7 +146,7 @@ struct AddrResolveBench : StreamPorts<Vstu_addr_resolve> {
     field("offset", hex(w.offset), hex(g.offset));
     field("fault", std::string(golden::to_string(w.fault.kind)),
           std::string(golden::to_string(g.fault.kind)));
-    return s;
+    return field.str();
   }
   static std::string show(const Out& o) {
     if (o.fault.kind != golden::FaultKind::None)

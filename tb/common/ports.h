@@ -20,6 +20,24 @@ inline std::string hex(uint64_t v) {
   return b;
 }
 
+// A bench's field-by-field difference (Bench::diff): each field that differs adds
+// "name: expected A, actual B", separated by "; ". Numbers are shown in hex.
+class FieldDiff {
+ public:
+  void operator()(const char* name, const std::string& want, const std::string& got) {
+    if (want != got)
+      text_ +=
+          std::string(text_.empty() ? "" : "; ") + name + ": expected " + want + ", actual " + got;
+  }
+  void operator()(const char* name, uint64_t want, uint64_t got) {
+    if (want != got) (*this)(name, hex(want), hex(got));
+  }
+  const std::string& str() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
 // A line_req_t port.
 template <std::size_t N>
 golden::LineRequest read_line_req(const VlWide<N>& w) {

@@ -15,6 +15,7 @@
 #include "bits.h"
 #include "blocks.h"
 #include "harness.h"
+#include "ports.h"
 #include "stu/golden/cache.h"
 
 namespace stu::tb {
@@ -35,11 +36,6 @@ static_assert(L::l1_req::bytes.width == kLineBytes && L::l1_req::data.width == k
               "l1_req_t carries one golden line");
 static_assert(L::l1_event::drained.width >= 7, "drained counts up to WriteBuffer::kMaxEntries");
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 std::string hex_mask(const LineByteMask& m) {
   char b[40];
   std::snprintf(b, sizeof b, "%016llx%016llx", static_cast<unsigned long long>(m.hi),
@@ -284,13 +280,9 @@ struct L1WpathBench {
     return s;
   }
   static std::string diff(const Out& w, const Out& g) {
-    std::string s;
-    auto field = [&](const char* name, const std::string& a, const std::string& b) {
-      if (a != b)
-        s += std::string(s.empty() ? "" : "; ") + name + ": expected " + a + ", actual " + b;
-    };
+    FieldDiff field;
     field("kind", w.l2w ? "l2 write" : "event", g.l2w ? "l2 write" : "event");
-    if (w.l2w != g.l2w) return s;
+    if (w.l2w != g.l2w) return field.str();
     if (w.l2w) {
       field("line", hex(w.line), hex(g.line));
       field("bytes", hex_mask(w.bytes), hex_mask(g.bytes));
@@ -303,7 +295,7 @@ struct L1WpathBench {
           field(("data[" + std::to_string(i) + "]").c_str(), hex(w.data[i]), hex(g.data[i]));
           break;
         }
-      return s;
+      return field.str();
     }
     field("drain", std::to_string(w.drain), std::to_string(g.drain));
     field("on_hit", std::to_string(int(w.action.on_hit)), std::to_string(int(g.action.on_hit)));
@@ -316,7 +308,7 @@ struct L1WpathBench {
     field("victim_line", hex(w.victim_line), hex(g.victim_line));
     field("merged", std::to_string(w.merged), std::to_string(g.merged));
     field("drained", std::to_string(w.drained), std::to_string(g.drained));
-    return s;
+    return field.str();
   }
 };
 

@@ -13,6 +13,7 @@
 #include "bits.h"
 #include "blocks.h"
 #include "harness.h"
+#include "ports.h"
 #include "stu/golden/cache.h"
 
 namespace stu::tb {
@@ -37,11 +38,6 @@ static_assert(L::l2_write::bytes.width == kLineBytes && L::l2_write::data.width 
               "l2_write_t carries one golden line");
 static_assert(L::dram_write::data.width == kLineBytes * 8, "dram_write_t carries one golden line");
 
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
-}
 std::string hex_mask(const LineByteMask& m) {
   char b[40];
   std::snprintf(b, sizeof b, "%016llx%016llx", static_cast<unsigned long long>(m.hi),
@@ -293,13 +289,9 @@ struct L2WsliceBench {
     return s;
   }
   static std::string diff(const Out& w, const Out& g) {
-    std::string s;
-    auto field = [&](const char* name, const std::string& a, const std::string& b) {
-      if (a != b)
-        s += std::string(s.empty() ? "" : "; ") + name + ": expected " + a + ", actual " + b;
-    };
+    FieldDiff field;
     field("kind", w.dram ? "dram" : "result", g.dram ? "dram" : "result");
-    if (w.dram != g.dram) return s;
+    if (w.dram != g.dram) return field.str();
     if (w.dram) {
       field("line", hex(w.line), hex(g.line));
       field("bytes", hex_mask(w.bytes), hex_mask(g.bytes));
@@ -310,7 +302,7 @@ struct L2WsliceBench {
           field(("data[" + std::to_string(i) + "]").c_str(), hex(w.data[i]), hex(g.data[i]));
           break;
         }
-      return s;
+      return field.str();
     }
     field("flush", std::to_string(w.flush), std::to_string(g.flush));
     field("hit", std::to_string(w.hit), std::to_string(g.hit));
@@ -324,7 +316,7 @@ struct L2WsliceBench {
           std::string(golden::to_string(g.victim_cls)));
     field("victim_valid", hex_mask(w.victim_valid), hex_mask(g.victim_valid));
     field("victim_dirty", hex_mask(w.victim_dirty), hex_mask(g.victim_dirty));
-    return s;
+    return field.str();
   }
 };
 

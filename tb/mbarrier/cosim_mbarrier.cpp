@@ -92,11 +92,7 @@ struct MbarrierBench : StreamPorts<Vstu_mbarrier> {
                                                : "");
   }
   static std::string diff(const Out& w, const Out& g) {
-    std::string s;
-    auto field = [&](const char* name, const std::string& a, const std::string& b) {
-      if (a != b)
-        s += std::string(s.empty() ? "" : "; ") + name + ": expected " + a + ", actual " + b;
-    };
+    FieldDiff field;
     const golden::MbarState a = golden::decode_mbar(w.word), b = golden::decode_mbar(g.word);
     field("phase", std::to_string(a.phase), std::to_string(b.phase));
     field("pending", std::to_string(a.pending), std::to_string(b.pending));
@@ -106,7 +102,7 @@ struct MbarrierBench : StreamPorts<Vstu_mbarrier> {
     field("completed", std::to_string(w.completed), std::to_string(g.completed));
     field("fault", std::string(golden::to_string(w.fault)),
           std::string(golden::to_string(g.fault)));
-    return s;
+    return field.str();
   }
 };
 

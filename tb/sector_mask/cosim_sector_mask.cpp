@@ -101,17 +101,12 @@ struct SectorMaskBench {
     return a.bytes == b.bytes && a.sectors == b.sectors && a.misaligned == b.misaligned;
   }
   static std::string diff(const Out& w, const Out& g) {
-    std::string s;
-    auto field = [&](const char* name, uint64_t a, uint64_t b) {
-      if (a != b)
-        s += std::string(s.empty() ? "" : "; ") + name + ": expected " + hex(a) + ", actual " +
-             hex(b);
-    };
+    FieldDiff field;
     field("byte_mask[63:0]", w.bytes.lo, g.bytes.lo);
     field("byte_mask[127:64]", w.bytes.hi, g.bytes.hi);
     field("sector_mask", w.sectors, g.sectors);
     field("misaligned", w.misaligned, g.misaligned);
-    return s;
+    return field.str();
   }
   static std::string show(const Out& o) {
     return "bytes " + hex(o.bytes.hi) + ":" + hex(o.bytes.lo) + " sectors " + hex(o.sectors) +

@@ -93,12 +93,7 @@ struct StoreAlignBench : StreamPorts<Vstu_store_align> {
            a.sector_data == b.sector_data;
   }
   static std::string diff(const Out& w, const Out& g) {
-    std::string s;
-    auto field = [&](const char* name, uint64_t a, uint64_t b) {
-      if (a != b)
-        s += std::string(s.empty() ? "" : "; ") + name + ": expected " + hex(a) + ", actual " +
-             hex(b);
-    };
+    FieldDiff field;
     field("addr", w.at.addr, g.at.addr);
     field("forced", w.at.forced, g.at.forced);
     field("fault", w.at.fault, g.at.fault);
@@ -111,7 +106,7 @@ struct StoreAlignBench : StreamPorts<Vstu_store_align> {
         break;
       }
     }
-    return s;
+    return field.str();
   }
   static std::string show(const Out& o) {
     return "addr " + hex(o.at.addr) + (o.at.fault ? " misaligned" : "") +
