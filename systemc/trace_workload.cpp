@@ -1,5 +1,6 @@
 // A trace (Accel-Sim .traceg[.xz], kernelslist.g, .stut) as a workload: every store record
 // becomes one warp store of the record's space and width (docs/tlm.md, "Workloads").
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <string>
@@ -92,10 +93,13 @@ class TraceWorkload : public Workload {
     const unsigned elems = ins.vec_lanes();
 
     op.kind = OpKind::Store;
-    std::uint64_t h = sim::splitmix64(rec_.cta[0]);
-    h = sim::splitmix64(h ^ rec_.cta[1]);
-    h = sim::splitmix64(h ^ rec_.cta[2]);
-    op.sm = std::uint32_t(h % sms_);
+    // The block scheduler's first wave: CTAs to SMs round robin, in launch order (the linear
+    // CTA index x + gx (y + gy z) of the record's kernel), each kernel from SM 0.
+    const auto& grid = src_->kernel().grid;
+    const std::uint64_t linear =
+        rec_.cta[0] + std::uint64_t(std::max(grid[0], 1u)) *
+                          (rec_.cta[1] + std::uint64_t(std::max(grid[1], 1u)) * rec_.cta[2]);
+    op.sm = std::uint32_t(linear % sms_);
     op.ins = &ins;
     op.ctx = golden::WarpContext{0, std::uint16_t(rec_.warp % cfg_.warps_per_cta), rec_.mask};
     op.ops.policy.fill(0);

@@ -776,6 +776,29 @@ TEST(SimWorkloadTrace, RecordsBecomeStores) {
   std::remove(path.c_str());
 }
 
+// CTAs go to SMs round robin by their linear index in the grid (5 x 2 x 1 here, 4 SMs):
+// (0,0,0) -> 0, (1,0,0) -> 1, (4,1,0) = 9 -> 1, (3,1,0) = 8 -> 0.
+TEST(SimWorkloadTrace, CtasGoToSmsRoundRobin) {
+  const std::string path = temp_path("rr.traceg");
+  std::string header = kHeader;
+  header.replace(header.find("(2,1,1)"), 7, "(5,2,1)");
+  std::string body;
+  for (const char* cta : {"0,0,0", "1,0,0", "4,1,0", "3,1,0"})
+    body += std::string("#BEGIN_TB\nthread block = ") + cta +
+            "\nwarp = 0\ninsts = 1\n0020 00000001 0 STG.E 2 R2 R3 4 1 0x10000 4 0\n#END_TB\n";
+  write_file(path, header + body);
+  auto w = trace_workload(path, 4);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(w->error(), "");
+  ASSERT_EQ(st.ops, 4u);
+  EXPECT_EQ(st.first[0].sm, 0u);
+  EXPECT_EQ(st.first[1].sm, 1u);
+  EXPECT_EQ(st.first[2].sm, 1u);
+  EXPECT_EQ(st.first[3].sm, 0u);
+  std::remove(path.c_str());
+}
+
 TEST(SimWorkloadTrace, UnsupportedWidthAndMissingFile) {
   const std::string path = temp_path("w.traceg");
   write_file(path, std::string(kHeader) +
