@@ -81,6 +81,18 @@ class TraceWorkload : public Workload {
       if (!src_->ok()) error_ = src_->error_text();
       return false;
     }
+    if (rec_.kind == workload::RecordKind::Fence) {  // MEMBAR: a fence of the warp
+      op.kind = OpKind::Fence;
+      op.sm = sm_of_record();
+      op.ins = nullptr;
+      op.ctx = golden::WarpContext{0, std::uint16_t(rec_.warp % cfg_.warps_per_cta), rec_.mask};
+      op.scope = rec_.scope == workload::FenceScope::Cta   ? isa::Scope::Cta
+                 : rec_.scope == workload::FenceScope::Sys ? isa::Scope::Sys
+                                                           : isa::Scope::Gpu;
+      op.ops.src.clear();
+      ++index_;
+      return true;
+    }
     const int wi = width_index(rec_.width);
     if (wi < 0) {
       error_ = path_ + ": store '" + rec_.opcode + "' of " + std::to_string(rec_.width) +
@@ -93,13 +105,7 @@ class TraceWorkload : public Workload {
     const unsigned elems = ins.vec_lanes();
 
     op.kind = OpKind::Store;
-    // The block scheduler's first wave: CTAs to SMs round robin, in launch order (the linear
-    // CTA index x + gx (y + gy z) of the record's kernel), each kernel from SM 0.
-    const auto& grid = src_->kernel().grid;
-    const std::uint64_t linear =
-        rec_.cta[0] + std::uint64_t(std::max(grid[0], 1u)) *
-                          (rec_.cta[1] + std::uint64_t(std::max(grid[1], 1u)) * rec_.cta[2]);
-    op.sm = std::uint32_t(linear % sms_);
+    op.sm = sm_of_record();
     op.ins = &ins;
     op.ctx = golden::WarpContext{0, std::uint16_t(rec_.warp % cfg_.warps_per_cta), rec_.mask};
     op.ops.policy.fill(0);
@@ -124,6 +130,16 @@ class TraceWorkload : public Workload {
   }
 
   std::string error() const override { return error_; }
+
+  // The block scheduler's first wave: CTAs to SMs round robin, in launch order (the linear CTA
+  // index x + gx (y + gy z) of the record's kernel), each kernel from SM 0.
+  std::uint32_t sm_of_record() const {
+    const auto& grid = src_->kernel().grid;
+    const std::uint64_t linear =
+        rec_.cta[0] + std::uint64_t(std::max(grid[0], 1u)) *
+                          (rec_.cta[1] + std::uint64_t(std::max(grid[1], 1u)) * rec_.cta[2]);
+    return std::uint32_t(linear % sms_);
+  }
 
   std::vector<std::string> notes() const override {
     std::vector<std::string> out;

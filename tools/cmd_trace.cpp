@@ -31,6 +31,10 @@ class Summary {
     if (kernels_.empty() || kernels_.back().id != r.kernel_id)
       kernels_.push_back(KernelLine{r.kernel_id, src.kernel().name, src.kernel().grid,
                                     src.kernel().block, src.kernel().tracer_version});
+    if (r.kind == workload::RecordKind::Fence) {
+      ++fences_;
+      return;
+    }
     ++stores_;
     ++by_space_[size_t(r.space)];
     ++by_width_[r.width];
@@ -47,8 +51,9 @@ class Summary {
 
   void print(std::ostream& os, const std::string& input, const workload::StoreSource& src,
              size_t top) const {
-    os << input << ": " << src.instructions() << " instructions, " << stores_ << " warp stores, "
-       << src.skipped().total << " passed over\n";
+    os << input << ": " << src.instructions() << " instructions, " << stores_ << " warp stores, ";
+    if (fences_) os << fences_ << " fences (MEMBAR), ";
+    os << src.skipped().total << " passed over\n";
     for (const KernelLine& k : kernels_) {
       os << "  kernel " << k.id << " '" << k.name << "'";
       if (k.grid[0]) os << " grid (" << k.grid[0] << "," << k.grid[1] << "," << k.grid[2] << ")";
@@ -101,7 +106,7 @@ class Summary {
     uint32_t tracer;
   };
   std::vector<KernelLine> kernels_;
-  uint64_t stores_ = 0, active_ = 0;
+  uint64_t stores_ = 0, active_ = 0, fences_ = 0;
   std::array<uint64_t, 4> by_space_{};
   std::map<uint32_t, uint64_t> by_width_;
   uint64_t lo_ = UINT64_MAX, hi_ = 0;

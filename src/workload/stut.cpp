@@ -9,7 +9,7 @@
 namespace stu::workload {
 namespace {
 
-enum Tag : uint8_t { kKernel = 1, kStore = 2, kSkip = 3, kEnd = 4 };
+enum Tag : uint8_t { kKernel = 1, kStore = 2, kSkip = 3, kEnd = 4, kFence = 5 };
 enum AddrMode : uint8_t { kList = 0, kBaseStride = 1 };
 constexpr uint16_t kHeaderBytes = 16;
 
@@ -56,6 +56,22 @@ void StutWriter::begin_kernel(uint32_t id, const std::string& name) {
 
 void StutWriter::write(const StoreRecord& r) {
   if (!have_kernel_ || r.kernel_id != kernel_id_) begin_kernel(r.kernel_id, {});
+  if (r.kind == RecordKind::Fence) {
+    const size_t oplen = r.opcode.size() > 255 ? 255 : r.opcode.size();
+    uint8_t b[1 + 30 + 255];
+    size_t n = 0;
+    b[n++] = kFence;
+    for (uint32_t c : r.cta) le(b + n, c, 4), n += 4;
+    le(b + n, r.warp, 4), n += 4;
+    le(b + n, r.pc, 8), n += 8;
+    le(b + n, r.mask, 4), n += 4;
+    b[n++] = uint8_t(r.scope);
+    b[n++] = uint8_t(oplen);
+    std::memcpy(b + n, r.opcode.data(), oplen), n += oplen;
+    put(b, n);
+    ++records_;
+    return;
+  }
   const std::bitset<32> m(r.mask);
   // Base+stride when every active lane is base + rank * stride.
   uint64_t base = 0;
@@ -123,8 +139,8 @@ class StutSource : public StoreSource {
       bad("not a .stut file (shorter than its 16-byte header)");
     } else if (std::memcmp(h, kStutMagic, 8) != 0) {
       bad("not a .stut file (bad magic)");
-    } else if (rd(h + 8, 2) != kStutVersion) {
-      bad(".stut version " + std::to_string(rd(h + 8, 2)) + " is not supported (1 is)");
+    } else if (rd(h + 8, 2) != 1 && rd(h + 8, 2) != kStutVersion) {
+      bad(".stut version " + std::to_string(rd(h + 8, 2)) + " is not supported (1 and 2 are)");
     } else if (rd(h + 10, 2) != kHeaderBytes) {
       bad("bad .stut header size");
     }
@@ -147,6 +163,7 @@ class StutSource : public StoreSource {
         }
         case kStore: {
           if (!(p = get(32))) return trunc(at);
+          r.kind = RecordKind::Store;
           r.kernel_id = kernel_.id;
           for (unsigned i = 0; i < 3; ++i) r.cta[i] = uint32_t(rd(p + 4 * i, 4));
           r.warp = uint32_t(rd(p + 12, 4));
@@ -174,6 +191,25 @@ class StutSource : public StoreSource {
           } else {
             return bad_at(at, "bad address mode " + std::to_string(mode));
           }
+          ++stores_;
+          ++instructions_;
+          return true;
+        }
+        case kFence: {
+          if (!(p = get(30))) return trunc(at);
+          r = StoreRecord{};
+          r.kind = RecordKind::Fence;
+          r.kernel_id = kernel_.id;
+          for (unsigned i = 0; i < 3; ++i) r.cta[i] = uint32_t(rd(p + 4 * i, 4));
+          r.warp = uint32_t(rd(p + 12, 4));
+          r.pc = rd(p + 16, 8);
+          r.mask = uint32_t(rd(p + 24, 4));
+          const uint8_t scope = p[28];
+          const size_t oplen = p[29];
+          if (scope > 2) return bad_at(at, "bad fence scope " + std::to_string(scope));
+          r.scope = FenceScope(scope);
+          if (oplen && !(p = get(oplen))) return trunc(at);
+          r.opcode.assign(reinterpret_cast<const char*>(p), oplen);
           ++stores_;
           ++instructions_;
           return true;

@@ -188,6 +188,18 @@ bool parse_instruction_line(std::string_view line, const KernelInfo& k, StoreRec
   if (!want("memory width")) return false;
   if (!parse_u64(t, 10, width) || width > 1024)
     return error("bad memory width '" + std::string(t) + "'");
+  FenceScope scope;
+  if (fence_scope_of(r.opcode, scope)) {  // MEMBAR: a fence record (no addresses)
+    r.kind = RecordKind::Fence;
+    r.scope = scope;
+    r.pc = pc;
+    r.space = StoreSpace::Global;
+    r.mask = uint32_t(mask);
+    r.width = 0;
+    r.addr.fill(0);
+    is_store = true;
+    return true;
+  }
   StoreSpace space;
   if (!store_space_of(r.opcode, space)) {
     // Passed over: its address list (if any) is not checked further.
@@ -195,6 +207,7 @@ bool parse_instruction_line(std::string_view line, const KernelInfo& k, StoreRec
     return true;
   }
   if (width == 0) return error("store '" + r.opcode + "' with memory width 0");
+  r.kind = RecordKind::Store;
   r.pc = pc;
   r.space = space;
   r.mask = uint32_t(mask);

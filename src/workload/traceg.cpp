@@ -35,6 +35,39 @@ bool store_space_of(const std::string& opcode, StoreSpace& space) {
   return true;
 }
 
+const char* to_string(FenceScope s) {
+  switch (s) {
+    case FenceScope::Cta:
+      return "cta";
+    case FenceScope::Gpu:
+      return "gpu";
+    case FenceScope::Sys:
+      return "sys";
+  }
+  return "?";
+}
+
+bool fence_scope_of(const std::string& opcode, FenceScope& scope) {
+  std::string_view op(opcode);
+  if (op.substr(0, op.find('.')) != "MEMBAR") return false;
+  // The scope is one of the dotted parts: MEMBAR.SC.GPU, MEMBAR.ALL.CTA, MEMBAR.SYS, MEMBAR.GL.
+  bool found = false;
+  for (std::size_t at = op.find('.'); at != std::string_view::npos;) {
+    const std::size_t next = op.find('.', at + 1);
+    const std::string_view part =
+        op.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
+    if (part == "CTA") {
+      scope = FenceScope::Cta, found = true;
+    } else if (part == "GPU" || part == "GL") {
+      scope = FenceScope::Gpu, found = true;
+    } else if (part == "SYS") {
+      scope = FenceScope::Sys, found = true;
+    }
+    at = next;
+  }
+  return found;
+}
+
 void SkipCounts::add(const std::string& opcode, uint64_t n) {
   total += n;
   auto it = by_opcode.find(opcode);

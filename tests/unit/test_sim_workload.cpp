@@ -799,6 +799,29 @@ TEST(SimWorkloadTrace, CtasGoToSmsRoundRobin) {
   std::remove(path.c_str());
 }
 
+// A MEMBAR record is a Fence op of its scope, on its CTA's SM, between the stores.
+TEST(SimWorkloadTrace, MembarIsAFence) {
+  const std::string path = temp_path("membar.traceg");
+  write_file(path, std::string(kHeader) +
+                       "#BEGIN_TB\nthread block = 1,0,0\nwarp = 3\ninsts = 3\n"
+                       "0010 00000001 0 STG.E 2 R2 R3 4 1 0x10000 4 0\n"
+                       "0020 ffffffff 0 MEMBAR.ALL.CTA 0 0\n"
+                       "0030 00000001 0 STG.E 2 R2 R3 4 1 0x10080 4 0\n#END_TB\n");
+  auto w = trace_workload(path, 4);
+  auto m = machine(*w);
+  const RunStats st = run(*w, *m);
+  EXPECT_EQ(w->error(), "");
+  ASSERT_EQ(st.ops, 3u);
+  EXPECT_EQ(st.stores, 2u);
+  EXPECT_EQ(st.fences, 1u);
+  EXPECT_EQ(st.first[1].kind, OpKind::Fence);
+  EXPECT_EQ(st.first[1].scope, isa::Scope::Cta);
+  EXPECT_EQ(st.first[1].ctx.warp, 3u);
+  EXPECT_EQ(st.first[1].sm, 1u);  // CTA 1 of a (2,1,1) grid
+  EXPECT_EQ(st.first[1].sm, st.first[0].sm);
+  std::remove(path.c_str());
+}
+
 TEST(SimWorkloadTrace, UnsupportedWidthAndMissingFile) {
   const std::string path = temp_path("w.traceg");
   write_file(path, std::string(kHeader) +

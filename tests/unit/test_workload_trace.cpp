@@ -365,13 +365,108 @@ TEST(WorkloadStut, ByteLayout) {
   src = open_stut(path);
   read_all(*src);
   EXPECT_EQ(src->error_text(), path + ": error: not a .stut file (bad magic)\n");
-  std::string v2 = f;
-  v2[8] = 2;
-  write_file(path, v2);
+  std::string v3 = f;
+  v3[8] = 3;
+  write_file(path, v3);
   src = open_stut(path);
   read_all(*src);
-  EXPECT_EQ(src->error_text(), path + ": error: .stut version 2 is not supported (1 is)\n");
+  EXPECT_EQ(src->error_text(), path + ": error: .stut version 3 is not supported (1 and 2 are)\n");
   std::remove(path.c_str());
+}
+
+// Version 2's fence record (docs/trace-formats.md): tag 5, cta, warp, pc, mask, scope, opcode.
+TEST(WorkloadStut, FenceRecordByteLayout) {
+  std::string f("STUTRACE\x02\x00\x10\x00\x00\x00\x00\x00", 16);
+  f += std::string("\x01\x05\x00\x00\x00\x01\x00k", 8);
+  f += std::string(
+      "\x05"
+      "\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"  // cta 1,0,0
+      "\x02\x00\x00\x00"                                  // warp 2
+      "\x40\x00\x00\x00\x00\x00\x00\x00"                  // pc 0x40
+      "\xff\xff\xff\xff"                                  // mask
+      "\x02"                                              // scope sys
+      "\x0aMEMBAR.SYS",
+      1 + 30 + 10);
+  f += std::string("\x04\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00", 17);
+  const std::string path = temp_path("fence.stut");
+  write_file(path, f);
+  auto src = open_stut(path);
+  std::vector<StoreRecord> r = read_all(*src);
+  ASSERT_TRUE(src->ok()) << src->error_text();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].kind, RecordKind::Fence);
+  EXPECT_EQ(r[0].scope, FenceScope::Sys);
+  EXPECT_EQ(r[0].cta, (std::array<uint32_t, 3>{1, 0, 0}));
+  EXPECT_EQ(r[0].warp, 2u);
+  EXPECT_EQ(r[0].pc, 0x40u);
+  EXPECT_EQ(r[0].mask, 0xFFFFFFFFu);
+  EXPECT_EQ(r[0].opcode, "MEMBAR.SYS");
+  // A scope past .sys is a located error.
+  f[16 + 8 + 29] = 3;
+  write_file(path, f);
+  src = open_stut(path);
+  read_all(*src);
+  EXPECT_EQ(src->error_text(), path + ": error: at byte 24: bad fence scope 3\n");
+  std::remove(path.c_str());
+}
+
+TEST(WorkloadFence, ScopeFromOpcode) {
+  FenceScope s;
+  ASSERT_TRUE(fence_scope_of("MEMBAR.SC.GPU", s));
+  EXPECT_EQ(s, FenceScope::Gpu);
+  ASSERT_TRUE(fence_scope_of("MEMBAR.ALL.CTA", s));
+  EXPECT_EQ(s, FenceScope::Cta);
+  ASSERT_TRUE(fence_scope_of("MEMBAR.SYS", s));
+  EXPECT_EQ(s, FenceScope::Sys);
+  ASSERT_TRUE(fence_scope_of("MEMBAR.GL", s));
+  EXPECT_EQ(s, FenceScope::Gpu);
+  EXPECT_FALSE(fence_scope_of("MEMBAR", s));  // no scope: passed over
+  EXPECT_FALSE(fence_scope_of("MEMBAR.VC", s));
+  EXPECT_FALSE(fence_scope_of("ERRBAR", s));
+  EXPECT_FALSE(fence_scope_of("STG.E", s));
+}
+
+// MEMBAR lines become fence records between the stores, in order; a .traceg -> .stut -> read
+// round trip keeps them.
+TEST(WorkloadFence, TracegMembarRecordsRoundTripThroughStut) {
+  const std::string in = temp_path("membar.traceg"), out = temp_path("membar.stut");
+  write_file(in,
+             "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
+             "-accelsim tracer version = 4\n\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\n"
+             "insts = 5\n"
+             "0010 00000001 0 STG.E.STRONG.GPU 2 R2 R3 4 1 0x10000 4 0\n"
+             "0020 ffffffff 0 MEMBAR.ALL.GPU 0 0\n"
+             "0030 ffffffff 0 ERRBAR 0 0\n"
+             "0040 00000001 0 STG.E.STRONG.GPU 2 R2 R3 4 1 0x10080 4 0\n"
+             "0050 ffffffff 0 MEMBAR.SC.SYS 0 0\n#END_TB\n");
+  auto a = open_traceg(in);
+  std::vector<StoreRecord> r = read_all(*a);
+  ASSERT_TRUE(a->ok()) << a->error_text();
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0].kind, RecordKind::Store);
+  EXPECT_EQ(r[1].kind, RecordKind::Fence);
+  EXPECT_EQ(r[1].scope, FenceScope::Gpu);
+  EXPECT_EQ(r[1].pc, 0x20u);
+  EXPECT_EQ(r[2].kind, RecordKind::Store);
+  EXPECT_EQ(r[2].addr[0], 0x10080u);
+  EXPECT_EQ(r[3].kind, RecordKind::Fence);
+  EXPECT_EQ(r[3].scope, FenceScope::Sys);
+  EXPECT_EQ(a->skipped().total, 1u);  // ERRBAR
+  std::string err;
+  ASSERT_TRUE(convert_to_stut(in, out, err)) << err;
+  auto b = open_stut(out);
+  std::vector<StoreRecord> rb = read_all(*b);
+  ASSERT_TRUE(b->ok()) << b->error_text();
+  ASSERT_EQ(rb.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(rb[i].kind, r[i].kind) << i;
+    EXPECT_EQ(rb[i].scope, r[i].scope) << i;
+    EXPECT_EQ(rb[i].pc, r[i].pc) << i;
+    EXPECT_EQ(rb[i].opcode, r[i].opcode) << i;
+  }
+  EXPECT_EQ(b->instructions(), 5u);
+  std::remove(in.c_str());
+  std::remove(out.c_str());
 }
 
 // Peak resident memory of this process in KiB (VmHWM), 0 when unknown.

@@ -37,17 +37,28 @@ const char* to_string(StoreSpace s);
 // four forms (STSM, STTM, STAS, ... are not).
 bool store_space_of(const std::string& opcode, StoreSpace& space);
 
+// A record is a store, or a memory barrier (MEMBAR), which the models take as a fence.
+enum class RecordKind : uint8_t { Store = 0, Fence = 1 };
+// A MEMBAR's scope: .CTA, .GPU (.GL on older parts) or .SYS.
+enum class FenceScope : uint8_t { Cta = 0, Gpu = 1, Sys = 2 };
+const char* to_string(FenceScope s);
+// The scope of a MEMBAR opcode (`MEMBAR.SC.GPU`, `MEMBAR.ALL.CTA`, `MEMBAR.SYS`), or false when
+// the opcode is no MEMBAR or names no scope it knows.
+bool fence_scope_of(const std::string& opcode, FenceScope& scope);
+
 constexpr unsigned kWarpSize = 32;
 
 struct StoreRecord {
-  uint32_t kernel_id = 0;         // `-kernel id`, else the kernel's 1-based position
-  std::array<uint32_t, 3> cta{};  // `thread block = x,y,z`
-  uint32_t warp = 0;              // `warp = n` (warp within the CTA)
-  uint64_t pc = 0;                // the instruction's PC (hex in the trace)
-  std::string opcode;             // full SASS opcode, e.g. STG.E.128
+  RecordKind kind = RecordKind::Store;
+  FenceScope scope = FenceScope::Gpu;  // a Fence's (a store's is unused)
+  uint32_t kernel_id = 0;              // `-kernel id`, else the kernel's 1-based position
+  std::array<uint32_t, 3> cta{};       // `thread block = x,y,z`
+  uint32_t warp = 0;                   // `warp = n` (warp within the CTA)
+  uint64_t pc = 0;                     // the instruction's PC (hex in the trace)
+  std::string opcode;                  // full SASS opcode, e.g. STG.E.128
   StoreSpace space = StoreSpace::Global;
   uint32_t mask = 0;                       // active (and predicate-true) lanes
-  uint32_t width = 0;                      // bytes per lane (the trace's mem_width)
+  uint32_t width = 0;                      // bytes per lane (the trace's mem_width); a fence: 0
   std::array<uint64_t, kWarpSize> addr{};  // per-lane address; 0 for inactive lanes
 };
 
@@ -141,7 +152,7 @@ std::unique_ptr<StoreSource> open_kernelslist(const std::string& path);
 // --- stu's compact binary trace (`.stut`, docs/trace-formats.md) -----------------------------
 
 constexpr char kStutMagic[8] = {'S', 'T', 'U', 'T', 'R', 'A', 'C', 'E'};
-constexpr uint16_t kStutVersion = 1;
+constexpr uint16_t kStutVersion = 2;  // 2: fence records; version 1 files are read too
 
 class StutWriter {
  public:
