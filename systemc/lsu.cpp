@@ -271,9 +271,9 @@ void Lsu::issue_lt(const PlannedOp& op) {
     w.visible = std::max<Cycle>(w.visible, p->ext->visible_cycle);
     ctx_.pool.release(*p);
   }
-  ctx_.record(Event::Ack, instr, op.ctx.warp, 0, ack);
   if (op.res && op.res->order.mmio)  // acknowledged after its last lane went
     ack = std::max(ack, s.mmio_free);
+  ctx_.record(Event::Ack, instr, op.ctx.warp, 0, ack);
   if (op.tcgen05) {
     w.tmem_ack = std::max(w.tmem_ack, ack);
   } else {
