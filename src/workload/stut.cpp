@@ -54,6 +54,18 @@ void StutWriter::begin_kernel(uint32_t id, const std::string& name) {
   kernel_id_ = id;
 }
 
+namespace {
+// The 28 bytes a store and a fence record start with after the tag: cta x/y/z, warp, pc, mask.
+size_t put_head(uint8_t* b, const StoreRecord& r) {
+  size_t n = 0;
+  for (uint32_t c : r.cta) le(b + n, c, 4), n += 4;
+  le(b + n, r.warp, 4), n += 4;
+  le(b + n, r.pc, 8), n += 8;
+  le(b + n, r.mask, 4), n += 4;
+  return n;
+}
+}  // namespace
+
 void StutWriter::write(const StoreRecord& r) {
   if (!have_kernel_ || r.kernel_id != kernel_id_) begin_kernel(r.kernel_id, {});
   if (r.kind == RecordKind::Fence) {
@@ -61,10 +73,7 @@ void StutWriter::write(const StoreRecord& r) {
     uint8_t b[1 + 30 + 255];
     size_t n = 0;
     b[n++] = kFence;
-    for (uint32_t c : r.cta) le(b + n, c, 4), n += 4;
-    le(b + n, r.warp, 4), n += 4;
-    le(b + n, r.pc, 8), n += 8;
-    le(b + n, r.mask, 4), n += 4;
+    n += put_head(b + n, r);
     b[n++] = uint8_t(r.scope);
     b[n++] = uint8_t(oplen);
     std::memcpy(b + n, r.opcode.data(), oplen), n += oplen;
@@ -89,10 +98,7 @@ void StutWriter::write(const StoreRecord& r) {
   uint8_t b[32 + 255 + 8 * kWarpSize];
   size_t n = 0;
   b[n++] = kStore;
-  for (uint32_t c : r.cta) le(b + n, c, 4), n += 4;
-  le(b + n, r.warp, 4), n += 4;
-  le(b + n, r.pc, 8), n += 8;
-  le(b + n, r.mask, 4), n += 4;
+  n += put_head(b + n, r);
   le(b + n, r.width > 0xffff ? 0xffff : r.width, 2), n += 2;
   b[n++] = uint8_t(r.space);
   b[n++] = bs ? kBaseStride : kList;
@@ -146,6 +152,15 @@ class StutSource : public StoreSource {
     }
   }
 
+  // What put_head wrote, and the kernel the record belongs to.
+  void read_head(const uint8_t* p, StoreRecord& r) const {
+    r.kernel_id = kernel_.id;
+    for (unsigned i = 0; i < 3; ++i) r.cta[i] = uint32_t(rd(p + 4 * i, 4));
+    r.warp = uint32_t(rd(p + 12, 4));
+    r.pc = rd(p + 16, 8);
+    r.mask = uint32_t(rd(p + 24, 4));
+  }
+
   bool next(StoreRecord& r) override {
     while (ok() && !ended_) {
       size_t at = offset_;
@@ -164,11 +179,7 @@ class StutSource : public StoreSource {
         case kStore: {
           if (!(p = get(32))) return trunc(at);
           r.kind = RecordKind::Store;
-          r.kernel_id = kernel_.id;
-          for (unsigned i = 0; i < 3; ++i) r.cta[i] = uint32_t(rd(p + 4 * i, 4));
-          r.warp = uint32_t(rd(p + 12, 4));
-          r.pc = rd(p + 16, 8);
-          r.mask = uint32_t(rd(p + 24, 4));
+          read_head(p, r);
           r.width = uint32_t(rd(p + 28, 2));
           uint8_t space = p[30], mode = p[31];
           if (!(p = get(1))) return trunc(at);
@@ -199,11 +210,7 @@ class StutSource : public StoreSource {
           if (!(p = get(30))) return trunc(at);
           r = StoreRecord{};
           r.kind = RecordKind::Fence;
-          r.kernel_id = kernel_.id;
-          for (unsigned i = 0; i < 3; ++i) r.cta[i] = uint32_t(rd(p + 4 * i, 4));
-          r.warp = uint32_t(rd(p + 12, 4));
-          r.pc = rd(p + 16, 8);
-          r.mask = uint32_t(rd(p + 24, 4));
+          read_head(p, r);
           const uint8_t scope = p[28];
           const size_t oplen = p[29];
           if (scope > 2) return bad_at(at, "bad fence scope " + std::to_string(scope));
