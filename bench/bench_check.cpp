@@ -53,12 +53,15 @@ std::string make_module(size_t stores) {
   return m;
 }
 
-// check_module over `m` (of `n` stores), once per iteration.
-void check_throughput(benchmark::State& state, const std::string& m, size_t n) {
+// check_module over `m` (of `n` stores) on `threads` threads (0: one per hardware thread),
+// once per iteration. Timed in wall-clock time: the threads' CPU time is not the caller's.
+void check_throughput(benchmark::State& state, const std::string& m, size_t n, unsigned threads) {
   size_t errors = 0;
+  stu::ptx::CheckOptions o;
+  o.threads = threads;
   for (auto _ : state) {
     stu::Diagnostics d;
-    auto s = stu::ptx::check_module(m, d);
+    auto s = stu::ptx::check_module(m, d, o);
     errors += d.error_count();
     benchmark::DoNotOptimize(s.stores);
   }
@@ -69,11 +72,18 @@ void check_throughput(benchmark::State& state, const std::string& m, size_t n) {
       benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Arguments: stores, threads (1: the reader alone; 0: one per hardware thread).
 void BM_CheckModule(benchmark::State& state) {
   const size_t n = static_cast<size_t>(state.range(0));
-  check_throughput(state, make_module(n), n);
+  check_throughput(state, make_module(n), n, static_cast<unsigned>(state.range(1)));
 }
-BENCHMARK(BM_CheckModule)->Arg(10000)->Arg(200000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CheckModule)
+    ->Args({10000, 1})
+    ->Args({200000, 1})
+    ->Args({200000, 0})
+    ->ArgNames({"stores", "threads"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // Every store form ptxas accepts: the `ptxas: ok` case lines of the sm_100a / PTX 9.0 files of
 // the conformance corpora (train, heldout, heldout8), on their common preamble, repeated until
@@ -115,9 +125,14 @@ void BM_CheckCorpusMix(benchmark::State& state) {
     return;
   }
   if (const char* out = std::getenv("STU_BENCH_WRITE_MODULE")) std::ofstream(out) << m;
-  check_throughput(state, m, n);
+  check_throughput(state, m, n, static_cast<unsigned>(state.range(1)));
 }
-BENCHMARK(BM_CheckCorpusMix)->Arg(200000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CheckCorpusMix)
+    ->Args({200000, 1})
+    ->Args({200000, 0})
+    ->ArgNames({"stores", "threads"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

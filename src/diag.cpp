@@ -1,6 +1,7 @@
 #include "stu/diag.h"
 
 #include <cstdio>
+#include <iterator>
 #include <ostream>
 
 namespace stu {
@@ -26,6 +27,18 @@ void Diagnostics::add(Severity s, Loc loc, std::string message) {
   if (s == Severity::Error) ++errors_;
   if (s == Severity::Warning) ++warnings_;
   diags_.push_back(Diagnostic{s, loc, std::move(message)});
+}
+
+void Diagnostics::append(Diagnostics&& other) {
+  if (diags_.empty()) {
+    diags_ = std::move(other.diags_);
+  } else {
+    diags_.insert(diags_.end(), std::make_move_iterator(other.diags_.begin()),
+                  std::make_move_iterator(other.diags_.end()));
+  }
+  errors_ += other.errors_;
+  warnings_ += other.warnings_;
+  other.clear();
 }
 
 void Diagnostics::clear() {

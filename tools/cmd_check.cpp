@@ -79,6 +79,11 @@ Command add_check(CLI::App& app) {
       "listing of SASS ST lines. Diagnostics: FILE:LINE:COL: error: message (docs/check.md).");
   add_files(*sub, args->files, "PTX modules (.ptx) or SASS listings (.sass); '-' is stdin");
   add_target_options(*sub, args->check);
+  sub->add_option("-j,--jobs", args->check.threads,
+                  "threads that check stores (0: one per hardware thread; the output does not "
+                  "depend on it)")
+      ->type_name("N")
+      ->check(CLI::Range(0u, 1024u));
   sub->add_flag("--stats", args->stats, "print per-file counts and throughput");
   add_max_errors(*sub, args->max_errors);
   sub->add_flag("-q,--quiet", args->quiet, "print diagnostics only, no summary line");

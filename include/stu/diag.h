@@ -27,6 +27,8 @@ class Diagnostics {
   void warning(Loc loc, std::string message) { add(Severity::Warning, loc, std::move(message)); }
   void note(Loc loc, std::string message) { add(Severity::Note, loc, std::move(message)); }
   void add(Severity s, Loc loc, std::string message);
+  // Moves every diagnostic of `other` to the end of this list, in order.
+  void append(Diagnostics&& other);
 
   const std::vector<Diagnostic>& all() const { return diags_; }
   size_t error_count() const { return errors_; }

@@ -1,5 +1,9 @@
 #include "stu/isa/lexer.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace stu::isa {
 namespace {
 
@@ -54,6 +58,34 @@ constexpr bool is_punct(unsigned char c) {
     default:
       return false;
   }
+}
+
+// The first byte at or after `i` that is not a word character (n when none), 16 bytes at a
+// time where the machine can once the word is long; the caller handles what stops it (`::`
+// continues a word).
+inline size_t word_chars_end(const char* text, size_t i, size_t n) {
+  // Most words are short registers: a few bytes one at a time first.
+  for (const size_t short_end = i + 8 < n ? i + 8 : n; i < short_end; ++i) {
+    if (!is_word_char(static_cast<unsigned char>(text[i]))) return i;
+  }
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + i));
+    const auto in = [&](char lo, char hi, __m128i x) {  // signed: bytes from 0x80 up are out
+      return _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(static_cast<char>(lo - 1))),
+                           _mm_cmplt_epi8(x, _mm_set1_epi8(static_cast<char>(hi + 1))));
+    };
+    const auto eq = [&](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+    __m128i m = in('a', 'z', _mm_or_si128(v, _mm_set1_epi8(0x20)));  // either case
+    m = _mm_or_si128(m, in('0', '9', v));
+    m = _mm_or_si128(m, _mm_or_si128(eq('_'), eq('.')));
+    m = _mm_or_si128(m, _mm_or_si128(eq('%'), eq('$')));
+    const unsigned stop = ~static_cast<unsigned>(_mm_movemask_epi8(m)) & 0xFFFFu;
+    if (stop != 0) return i + static_cast<size_t>(__builtin_ctz(stop));
+  }
+#endif
+  while (i < n && is_word_char(static_cast<unsigned char>(text[i]))) ++i;
+  return i;
 }
 
 }  // namespace
@@ -118,15 +150,9 @@ Token Lexer::lex() {
   const auto c = static_cast<unsigned char>(text_[pos_]);
   if (is_word_start(c)) {
     ++pos_;
-    while (pos_ < n) {
-      auto d = static_cast<unsigned char>(text_[pos_]);
-      if (is_word_char(d)) {
-        ++pos_;
-      } else if (d == ':' && pos_ + 1 < n && text_[pos_ + 1] == ':') {
-        pos_ += 2;
-      } else {
-        break;
-      }
+    pos_ = word_chars_end(text_.data(), pos_, n);
+    while (pos_ + 1 < n && text_[pos_] == ':' && text_[pos_ + 1] == ':') {
+      pos_ = word_chars_end(text_.data(), pos_ + 2, n);
     }
     t.kind = TokKind::Word;
   } else if (is_digit(c)) {

@@ -1,11 +1,14 @@
 #include "stu/ptx/module.h"
 
 #include <cstring>
+#include <memory>
 #include <string>
+#include <thread>
 #include <unordered_set>
 #include <vector>
 
 #include "func_directives.h"
+#include "store_jobs.h"
 #include "stu/isa/lexer.h"
 #include "stu/isa/parser.h"
 #include "stu/isa/validator.h"
@@ -50,7 +53,10 @@ struct Linkage {
 class Reader {
  public:
   Reader(std::string_view text, Diagnostics& d, const CheckOptions& o, const StoreVisitor& v)
-      : lx_(text), d_(d), opts_(o), visit_(v) {
+      : lx_(text), text_(text), d_(d), opts_(o), visit_(v) {
+    // Stores are checked on several threads only when nobody watches them one by one.
+    const unsigned threads = o.threads != 0 ? o.threads : std::thread::hardware_concurrency();
+    if (threads > 1 && !v) jobs_ = std::make_unique<StoreJobs>(text, symbols_, threads);
     stats_.lines = 1;
     // memchr scans a line per call (vectorized); a byte-at-a-time loop cost 2 % of a check.
     const char* const end = text.data() + text.size();
@@ -67,17 +73,22 @@ class Reader {
       if (t.kind == TokKind::End) break;
       top_level(t);
     }
+    flush();
     if (lx_.saw_unterminated_comment()) {
-      d_.error(lx_.unterminated_loc(), "unterminated comment");
+      diag().error(lx_.unterminated_loc(), "unterminated comment");
     }
-    if (!have_version_ && !opts_.version) d_.error(Loc{1, 1}, "missing '.version' directive");
-    if (!have_target_ && !opts_.target) d_.error(Loc{1, 1}, "missing '.target' directive");
+    if (!have_version_ && !opts_.version) diag().error(Loc{1, 1}, "missing '.version' directive");
+    if (!have_target_ && !opts_.target) diag().error(Loc{1, 1}, "missing '.target' directive");
     stats_.target = ctx_.target;
     stats_.version = ctx_.version;
     stats_.has_target = have_target_ || opts_.target.has_value();
     stats_.has_version = have_version_ || opts_.version.has_value();
     return stats_;
   }
+
+  // A job's parse ended where the reader did not expect: the caller must check the module
+  // again on one thread (the diagnostics and statistics of this run are not the right ones).
+  bool mismatched() const { return mismatch_; }
 
  private:
   // PTX special registers (predefined, read-only): usable as source operands.
@@ -131,8 +142,9 @@ class Reader {
 
   // ------------------------------------------------------------------ module level
   void top_level(const Token& t) {
+    flush();  // the target, the version and module-scope names may change
     if (t.kind != TokKind::Word || !is_directive(t)) {
-      d_.error(t.loc, "unexpected " + show(t) + " at module scope");
+      diag().error(t.loc, "unexpected " + show(t) + " at module scope");
       if (!t.is(';')) isa::skip_statement(lx_, true);
       return;
     }
@@ -142,12 +154,12 @@ class Reader {
     if (w == ".address_size") return address_size_directive(t);
     if (w == ".file") return skip_line();
     if (w == ".loc") {
-      d_.error(t.loc, "'.loc' is allowed only inside a function body");
+      diag().error(t.loc, "'.loc' is allowed only inside a function body");
       return skip_line();
     }
     if (w == ".section") return skip_section(t);
     if (is_func_header_directive(w)) {
-      d_.error(t.loc, show(t) + " belongs in a function header, not at module scope");
+      diag().error(t.loc, show(t) + " belongs in a function header, not at module scope");
       isa::skip_statement(lx_, true);
       return;
     }
@@ -162,11 +174,12 @@ class Reader {
         n = lx_.next();
       }
       if (n.kind == TokKind::End) {
-        d_.error(t.loc, "unexpected end of file after " + show(t));
+        diag().error(t.loc, "unexpected end of file after " + show(t));
         return;
       }
       if (link.common.kind == TokKind::Word && n.kind == TokKind::Word && n.text != ".global") {
-        d_.error(link.common.loc, "'.common' applies only to '.global' variables, not " + show(n));
+        diag().error(link.common.loc,
+                     "'.common' applies only to '.global' variables, not " + show(n));
       }
       if (n.is_word(".entry") || n.is_word(".func")) {
         seen_declaration_ = true;
@@ -187,7 +200,7 @@ class Reader {
       isa::skip_statement(lx_, false);
       return;
     }
-    d_.error(t.loc, "unknown directive " + show(t) + " at module scope");
+    diag().error(t.loc, "unknown directive " + show(t) + " at module scope");
     isa::skip_statement(lx_, true);
   }
 
@@ -195,11 +208,11 @@ class Reader {
   void module_declaration(const Token& t, isa::Space sp, bool is_extern) {
     seen_declaration_ = true;
     if (sp == isa::Space::Param) {
-      d_.error(t.loc, "parameter variables cannot be declared at module scope");
+      diag().error(t.loc, "parameter variables cannot be declared at module scope");
     } else if (sp == isa::Space::Local) {
-      d_.error(t.loc,
-               "module-scope '.local' variables are not allowed with the ABI "
-               "(ptxas 13.0); declare them in a function body");
+      diag().error(t.loc,
+                   "module-scope '.local' variables are not allowed with the ABI "
+                   "(ptxas 13.0); declare them in a function body");
     }
     declaration(t, sp, false, is_extern);
   }
@@ -218,7 +231,7 @@ class Reader {
     while (true) {
       Token n = lx_.next();
       if (n.kind == TokKind::End) {
-        d_.error(t.loc, "unterminated '.section' block");
+        diag().error(t.loc, "unterminated '.section' block");
         return;
       }
       if (n.is('{')) ++depth;
@@ -230,18 +243,19 @@ class Reader {
     Token v = lx_.next();
     auto pv = v.kind == TokKind::Number ? isa::PtxVersion::parse(v.text) : std::nullopt;
     if (!pv) {
-      d_.error(v.loc, "expected a PTX ISA version like '8.8' after '.version', found " + show(v));
+      diag().error(v.loc,
+                   "expected a PTX ISA version like '8.8' after '.version', found " + show(v));
       skip_line();
       return;
     }
-    if (have_version_) d_.error(t.loc, "duplicate '.version' directive");
+    if (have_version_) diag().error(t.loc, "duplicate '.version' directive");
     have_version_ = true;
     if (*pv < isa::ptx(1, 0) || isa::kStuMaxVersion < *pv) {
-      d_.error(v.loc, "unsupported PTX ISA version " + pv->str() + " (stu knows up to " +
-                          isa::kStuMaxVersion.str() + ")");
+      diag().error(v.loc, "unsupported PTX ISA version " + pv->str() + " (stu knows up to " +
+                              isa::kStuMaxVersion.str() + ")");
     } else if (isa::kPtxasMaxVersion < *pv) {
-      d_.warning(v.loc, "PTX ISA " + pv->str() + " is newer than ptxas 13.0 supports (" +
-                            isa::kPtxasMaxVersion.str() + "); rules follow the ISA text");
+      diag().warning(v.loc, "PTX ISA " + pv->str() + " is newer than ptxas 13.0 supports (" +
+                                isa::kPtxasMaxVersion.str() + "); rules follow the ISA text");
     }
     if (!opts_.version) ctx_.version = *pv;
     if (opts_.version) ctx_.version = *opts_.version;
@@ -249,7 +263,7 @@ class Reader {
 
   void target_directive(const Token& t) {
     if (!have_version_ && !opts_.version) {
-      d_.error(t.loc, "'.target' must follow the '.version' directive");
+      diag().error(t.loc, "'.target' must follow the '.version' directive");
     }
     bool first = true;
     while (true) {
@@ -262,7 +276,7 @@ class Reader {
       }
       lx_.next();
       if (n.kind != TokKind::Word) {
-        d_.error(n.loc, "expected a target name, found " + show(n));
+        diag().error(n.loc, "expected a target name, found " + show(n));
         skip_line();
         break;
       }
@@ -276,16 +290,16 @@ class Reader {
         }
         auto tg = isa::Target::parse(name);
         if (!tg || !tg->known()) {
-          d_.error(n.loc, "unknown target '" + std::string(n.text) + "'");
+          diag().error(n.loc, "unknown target '" + std::string(n.text) + "'");
         } else {
-          if (have_target_) d_.error(t.loc, "duplicate '.target' directive");
+          if (have_target_) diag().error(t.loc, "duplicate '.target' directive");
           have_target_ = true;
           if (!opts_.target) ctx_.target = *tg;
           check_target_version(*tg, n.loc);
         }
       } else if (n.text != "texmode_unified" && n.text != "texmode_independent" &&
                  n.text != "debug" && n.text != "map_f64_to_f32") {
-        d_.error(n.loc, "unknown target option '" + std::string(n.text) + "'");
+        diag().error(n.loc, "unknown target option '" + std::string(n.text) + "'");
       }
       first = false;
     }
@@ -295,22 +309,22 @@ class Reader {
   void check_target_version(const isa::Target& tg, Loc loc) {
     auto need = tg.min_version();
     if (need && have_version_ && ctx_.version < *need && !opts_.version) {
-      d_.error(loc, "target " + tg.str() + " requires PTX ISA " + need->str() +
-                        " or later (module is " + ctx_.version.str() + ")");
+      diag().error(loc, "target " + tg.str() + " requires PTX ISA " + need->str() +
+                            " or later (module is " + ctx_.version.str() + ")");
     }
   }
 
   void address_size_directive(const Token& t) {
     if (seen_declaration_) {
-      d_.error(t.loc, "'.address_size' must come before every function and variable");
+      diag().error(t.loc, "'.address_size' must come before every function and variable");
     }
     Token v = lx_.next();
     if (v.kind != TokKind::Number || (v.text != "64" && v.text != "32")) {
-      d_.error(v.loc, "expected '32' or '64' after '.address_size', found " + show(v));
+      diag().error(v.loc, "expected '32' or '64' after '.address_size', found " + show(v));
       skip_line();
       return;
     }
-    if (v.text == "32") d_.error(v.loc, "'.address_size 32' is not supported by ptxas 13.0");
+    if (v.text == "32") diag().error(v.loc, "'.address_size 32' is not supported by ptxas 13.0");
   }
 
   // ------------------------------------------------------------------ declarations
@@ -332,13 +346,13 @@ class Reader {
       if (w == "align") {
         Token n = lx_.next();
         if (n.kind != TokKind::Number) {
-          d_.error(n.loc, "expected an alignment after '.align', found " + show(n));
+          diag().error(n.loc, "expected an alignment after '.align', found " + show(n));
           recover_statement();
           return;
         }
       } else if (auto ty = isa::from_string<isa::DataType>(w)) {
         if (is_reg && (*ty == isa::DataType::BF16 || *ty == isa::DataType::BF16x2)) {
-          d_.error(a.loc, "'." + std::string(w) + "' is not a register type (use .b16/.b32)");
+          diag().error(a.loc, "'." + std::string(w) + "' is not a register type (use .b16/.b32)");
         }
         sym.type = *ty;
         have_type = true;
@@ -348,8 +362,8 @@ class Reader {
         // pointer attributes of kernel parameters: `.ptr .global .align 16`
       } else if (w == "attribute") {  // `.global .attribute(.managed) .u32 x;`
         if (space != isa::Space::Global || is_reg) {
-          d_.error(a.loc,
-                   "'.attribute' applies only to '.global' variables (found " + show(t) + ")");
+          diag().error(a.loc,
+                       "'.attribute' applies only to '.global' variables (found " + show(t) + ")");
         }
         if (!skip_parenthesised(a)) return;
       } else if (w == "texref" || w == "samplerref" || w == "surfref") {
@@ -359,20 +373,20 @@ class Reader {
         sym.type = isa::DataType::Pred;
         have_type = true;
       } else {
-        d_.error(a.loc, "unexpected " + show(a) + " in declaration");
+        diag().error(a.loc, "unexpected " + show(a) + " in declaration");
         recover_statement();
         return;
       }
     }
     if (!have_type) {
-      d_.error(t.loc, "declaration has no type");
+      diag().error(t.loc, "declaration has no type");
       recover_statement();
       return;
     }
     while (true) {
       Token n = lx_.next();
       if (n.kind != TokKind::Word || is_directive(n)) {
-        d_.error(n.loc, "expected a name in declaration, found " + show(n));
+        diag().error(n.loc, "expected a name in declaration, found " + show(n));
         if (!n.is(';')) recover_statement();
         return;
       }
@@ -384,14 +398,14 @@ class Reader {
         Token gt = lx_.next();
         if (c.kind != TokKind::Number || !isa::parse_int_literal(c.text, count) || !gt.is('>') ||
             count > 0x7fffffff) {
-          d_.error(c.loc, "expected '<count>' in register range declaration");
+          diag().error(c.loc, "expected '<count>' in register range declaration");
           recover_statement();
           return;
         }
         symbols_.declare_range(n.text, static_cast<uint32_t>(count), sym);
       } else {
         if (symbols_.depth() > 0 && symbols_.declared_here(n.text)) {
-          d_.error(n.loc, "'" + std::string(n.text) + "' is already declared in this scope");
+          diag().error(n.loc, "'" + std::string(n.text) + "' is already declared in this scope");
         }
         Symbol one = sym;
         one.is_array = lx_.peek().is('[');
@@ -404,7 +418,7 @@ class Reader {
         if (x.is(']')) continue;
         Token rb = lx_.next();
         if (x.kind != TokKind::Number || !rb.is(']')) {
-          d_.error(x.loc, "expected an array size");
+          diag().error(x.loc, "expected an array size");
           recover_statement();
           return;
         }
@@ -412,12 +426,12 @@ class Reader {
       Token s = lx_.peek();
       if (s.is('=')) {
         if (is_extern) {
-          d_.error(s.loc, "no initial value is allowed for the external symbol '" +
-                              std::string(n.text) + "'");
+          diag().error(s.loc, "no initial value is allowed for the external symbol '" +
+                                  std::string(n.text) + "'");
         } else if (is_reg || space == isa::Space::Shared || space == isa::Space::Local ||
                    space == isa::Space::Param) {
-          d_.error(s.loc, "no initial value is allowed for '" + std::string(n.text) +
-                              "' in state space " + show(t));
+          diag().error(s.loc, "no initial value is allowed for '" + std::string(n.text) +
+                                  "' in state space " + show(t));
         }
         lx_.next();
         skip_initializer();
@@ -431,7 +445,7 @@ class Reader {
         lx_.next();
         return;
       }
-      d_.error(s.loc, "expected ';' after declaration, found " + show(s));
+      diag().error(s.loc, "expected ';' after declaration, found " + show(s));
       if (!s.first_on_line) recover_statement();
       return;
     }
@@ -454,7 +468,7 @@ class Reader {
   // After `.attribute`: a balanced `( ... )`, e.g. `(.managed)` or `(.unified(0x1, 0x2))`.
   bool skip_parenthesised(const Token& what) {
     if (!lx_.peek().is('(')) {
-      d_.error(what.loc, "expected '(' after " + show(what));
+      diag().error(what.loc, "expected '(' after " + show(what));
       recover_statement();
       return false;
     }
@@ -462,7 +476,7 @@ class Reader {
     while (true) {
       Token n = lx_.next();
       if (n.kind == TokKind::End || n.is(';')) {
-        d_.error(what.loc, "unbalanced parentheses after " + show(what));
+        diag().error(what.loc, "unbalanced parentheses after " + show(what));
         return false;
       }
       if (n.is('(')) ++depth;
@@ -488,7 +502,7 @@ class Reader {
       n = lx_.next();
     }
     if (n.kind != TokKind::Word || is_directive(n)) {
-      d_.error(n.loc, "expected a function name after " + show(kw) + ", found " + show(n));
+      diag().error(n.loc, "expected a function name after " + show(kw) + ", found " + show(n));
       return abandon_function();
     }
     Token p = lx_.peek();
@@ -502,20 +516,20 @@ class Reader {
     module_symbol(n.text, f);
     // performance directives, up to the body or ';'
     const FuncHeader header{is_entry, has_returns, n.text};
-    FuncDirectives directives(header, ctx_.target, ctx_.version, d_);
+    FuncDirectives directives(header, ctx_.target, ctx_.version, diag());
     while (true) {
       Token t = lx_.peek();
       if (t.is('{') || t.is(';')) directives.finish(t.loc);
       if (t.is('{') && prototype_only) {
-        d_.error(t.loc, "a function cannot be defined inside a function body (only declared)");
+        diag().error(t.loc, "a function cannot be defined inside a function body (only declared)");
         symbols_.pop_scope();
         recover_statement();
         return;
       }
       if (t.is('{')) {
         if (is_extern) {
-          d_.error(t.loc, "function '" + std::string(n.text) +
-                              "' is declared '.extern' and cannot have a body here");
+          diag().error(t.loc, "function '" + std::string(n.text) +
+                                  "' is declared '.extern' and cannot have a body here");
         }
         lx_.next();
         ++stats_.functions;
@@ -529,8 +543,8 @@ class Reader {
         return;
       }
       if (t.kind == TokKind::End) {
-        d_.error(n.loc,
-                 "unexpected end of file in the declaration of '" + std::string(n.text) + "'");
+        diag().error(n.loc,
+                     "unexpected end of file in the declaration of '" + std::string(n.text) + "'");
         symbols_.pop_scope();
         return;
       }
@@ -539,8 +553,8 @@ class Reader {
         directives.directive(lx_, t);
         continue;
       }
-      d_.error(t.loc,
-               "unexpected " + show(t) + " in the declaration of '" + std::string(n.text) + "'");
+      diag().error(
+          t.loc, "unexpected " + show(t) + " in the declaration of '" + std::string(n.text) + "'");
       return abandon_function();
     }
   }
@@ -587,7 +601,7 @@ class Reader {
       } else if (sp.is_word(".reg")) {
         sym.kind = Symbol::Kind::Register;
       } else {
-        d_.error(sp.loc, "expected '.param' or '.reg' in parameter list, found " + show(sp));
+        diag().error(sp.loc, "expected '.param' or '.reg' in parameter list, found " + show(sp));
         return false;
       }
       bool have_type = false;
@@ -608,11 +622,11 @@ class Reader {
         n = lx_.next();
       }
       if (!have_type) {
-        d_.error(n.loc, "parameter has no type");
+        diag().error(n.loc, "parameter has no type");
         return false;
       }
       if (n.kind != TokKind::Word) {
-        d_.error(n.loc, "expected a parameter name, found " + show(n));
+        diag().error(n.loc, "expected a parameter name, found " + show(n));
         return false;
       }
       symbols_.declare(n.text, sym);
@@ -621,14 +635,14 @@ class Reader {
         Token x = lx_.next();
         if (x.is(']')) continue;
         if (!lx_.next().is(']')) {
-          d_.error(x.loc, "expected ']' in parameter array size");
+          diag().error(x.loc, "expected ']' in parameter array size");
           return false;
         }
       }
       Token s = lx_.next();
       if (s.is(',')) continue;
       if (s.is(')')) return true;
-      d_.error(s.loc, "expected ',' or ')' in parameter list, found " + show(s));
+      diag().error(s.loc, "expected ',' or ')' in parameter list, found " + show(s));
       return false;
     }
   }
@@ -644,26 +658,28 @@ class Reader {
       if (t.kind == TokKind::End) {
         // Report the innermost unclosed '{' (a stray one in the body, or the body's own).
         if (open_braces_.size() > 1) {
-          d_.error(open_braces_.back(), "this '{' is never closed");
+          diag().error(open_braces_.back(), "this '{' is never closed");
         } else if (last_inner_open_.line != 0) {
           // The body's own '}' was taken by an inner block: most likely that block's '{' is
           // the one without a partner.
-          d_.error(last_inner_open_,
-                   "unexpected end of file: the function body is not closed; "
-                   "this '{' is probably the one without a '}'");
+          diag().error(last_inner_open_,
+                       "unexpected end of file: the function body is not closed; "
+                       "this '{' is probably the one without a '}'");
         } else {
-          d_.error(open_braces_.back(),
-                   "unexpected end of file: missing '}' for this function "
-                   "body");
+          diag().error(open_braces_.back(),
+                       "unexpected end of file: missing '}' for this function "
+                       "body");
         }
         break;
       }
       if (t.is('{')) {
+        flush();
         symbols_.push_scope();
         open_braces_.push_back(t.loc);
         continue;
       }
       if (t.is('}')) {
+        flush();
         symbols_.pop_scope();
         if (open_braces_.size() > 1) last_inner_open_ = open_braces_.back();
         open_braces_.pop_back();
@@ -671,6 +687,7 @@ class Reader {
       }
       statement(t);
     }
+    flush();
     while (!open_braces_.empty()) {
       symbols_.pop_scope();
       open_braces_.pop_back();
@@ -679,12 +696,12 @@ class Reader {
 
   void statement(const Token& t) {
     if (t.is(';')) {
-      d_.error(t.loc, "empty statement (a stray ';')");
+      diag().error(t.loc, "empty statement (a stray ';')");
       return;
     }
     if (t.is('@')) return guarded(t);
     if (t.kind != TokKind::Word) {
-      d_.error(t.loc, "unexpected " + show(t));
+      diag().error(t.loc, "unexpected " + show(t));
       recover_statement();
       return;
     }
@@ -706,45 +723,47 @@ class Reader {
       r = lx_.next();
     }
     if (r.kind != TokKind::Word || is_directive(r)) {
-      d_.error(r.loc, "expected a predicate register after '@', found " + show(r));
+      diag().error(r.loc, "expected a predicate register after '@', found " + show(r));
       recover_statement();
       return;
     }
-    const Symbol* s = symbols_.find(r.text);
+    const Symbol* s = names_.find(r.text);
     if (!s && isa::is_ptx_opcode(r.text)) {
       // `@ st.global...`: the predicate is missing; check the instruction all the same.
-      d_.error(r.loc, "expected a predicate register after '@', found the instruction " + show(r));
+      diag().error(r.loc,
+                   "expected a predicate register after '@', found the instruction " + show(r));
       instruction(r, isa::Guard{});
       return;
     }
     g.reg = std::string(r.text);
     Token op = lx_.next();
     if (op.kind != TokKind::Word || is_directive(op)) {
-      d_.error(op.loc, "expected an instruction after the guard, found " + show(op));
+      diag().error(op.loc, "expected an instruction after the guard, found " + show(op));
       recover_statement();
       return;
     }
     if (isa::store_opcode_of(op.text)) {
       if (!s) {
-        d_.error(r.loc, "undeclared predicate '" + g.reg + "'");
+        diag().error(r.loc, "undeclared predicate '" + g.reg + "'");
       } else if (s->kind != Symbol::Kind::Register || s->type != isa::DataType::Pred) {
-        d_.error(r.loc, "guard '" + g.reg + "' is not a '.pred' register");
+        diag().error(r.loc, "guard '" + g.reg + "' is not a '.pred' register");
       }
     }
     instruction(op, g);
   }
 
   void body_directive(const Token& t) {
+    flush();  // declarations and nested functions change the names in scope
     std::string_view w = t.text;
     if (w == ".reg") return declaration(t, isa::Space::Local, true);
     if (auto sp = space_directive(w)) return declaration(t, *sp, false);
     if (w == ".loc") return skip_line();
     if (w == ".file") {
-      d_.error(t.loc, "'.file' is allowed only at module scope");
+      diag().error(t.loc, "'.file' is allowed only at module scope");
       return skip_line();
     }
     if (is_func_header_directive(w)) {
-      d_.error(t.loc, show(t) + " belongs in the function header, before its body");
+      diag().error(t.loc, show(t) + " belongs in the function header, before its body");
       isa::skip_statement(lx_, true);
       return;
     }
@@ -766,12 +785,12 @@ class Reader {
       }
       if (auto sp = space_directive(n.text); sp && n.kind == TokKind::Word) {
         // ptxas 13.0: a syntax error (linkage belongs to module-scope variables).
-        d_.error(t.loc, show(t) + " is not allowed on a variable declared in a function body");
+        diag().error(t.loc, show(t) + " is not allowed on a variable declared in a function body");
         lx_.next();
         return declaration(n, *sp, false);
       }
     }
-    d_.error(t.loc, "unknown directive " + show(t) + " in function body");
+    diag().error(t.loc, "unknown directive " + show(t) + " in function body");
     isa::skip_statement(lx_, false);  // to its ';', so a list over several lines is one error
   }
 
@@ -781,19 +800,43 @@ class Reader {
     if (!store) {
       if (!isa::is_ptx_opcode(op.text)) {
         std::string_view base = op.text.substr(0, op.text.find('.'));
-        d_.error(op.loc, "unknown instruction '" + std::string(base) + "'");
+        diag().error(op.loc, "unknown instruction '" + std::string(base) + "'");
       }
       return skip_other(op);
     }
     ++stats_.stores;
+    if (jobs_) {
+      // A one-line store is checked by the next free thread; the reader goes on after its ';'.
+      const isa::Lexer::State after = lx_.resume_point();
+      if (auto end = simple_statement_end(text_, after.pos)) {
+        if (jobs_->empty()) jobs_->set_target(ctx_.target, ctx_.version);
+        jobs_->add(StoreJob{op, g, after, *end});
+        lx_.restore(isa::Lexer::State{*end, after.line_start, after.line, after.line});
+        return;
+      }
+      flush();  // any other store is parsed here, in order
+    }
     if (!isa::parse_store(lx_, op, g, ins_, d_, &opcodes_)) {
       ++stats_.invalid_stores;
       return;
     }
-    ctx_.symbols = &symbols_;
+    ctx_.symbols = &names_;
     bool ok = isa::validate(ins_, ctx_, d_);
     if (!ok) ++stats_.invalid_stores;
-    if (visit_) visit_(ins_, ok, ctx_.target, symbols_);
+    if (visit_) visit_(ins_, ok, ctx_.target, names_);
+  }
+
+  // Every store handed to other threads is checked and its diagnostics are in d_, in order.
+  void flush() {
+    if (!jobs_ || jobs_->empty()) return;
+    StoreJobs::Drained r = jobs_->drain(d_);
+    stats_.invalid_stores += r.invalid;
+    mismatch_ = mismatch_ || r.mismatch;
+  }
+  // The diagnostics of the reader itself come after those of every earlier store.
+  Diagnostics& diag() {
+    flush();
+    return d_;
   }
 
   // A non-store instruction: skipped through its ';'. A missing ';' is noticed when a '}' or
@@ -804,7 +847,7 @@ class Reader {
     while (true) {
       Token t = lx_.peek();
       if (t.kind == TokKind::End) {
-        d_.error(op.loc, "unexpected end of file: missing ';' after this instruction");
+        diag().error(op.loc, "unexpected end of file: missing ';' after this instruction");
         return;
       }
       // A new line that starts a statement (not a continuation after ',' or inside brackets)
@@ -812,12 +855,12 @@ class Reader {
       if (depth == 0 && t.first_on_line && !after_comma &&
           (t.is('}') || t.is('@') ||
            (t.kind == TokKind::Word && (is_directive(t) || isa::is_ptx_opcode(t.text))))) {
-        d_.error(op.loc, "missing ';' at the end of this instruction");
+        diag().error(op.loc, "missing ';' at the end of this instruction");
         return;
       }
       after_comma = t.is(',');
       if (depth == 0 && t.is('}')) {
-        d_.error(t.loc, "unexpected '}' inside an instruction");
+        diag().error(t.loc, "unexpected '}' inside an instruction");
         lx_.next();
         continue;
       }
@@ -831,10 +874,14 @@ class Reader {
   }
 
   Lexer lx_;
+  std::string_view text_;
   Diagnostics& d_;
   const CheckOptions& opts_;
   const StoreVisitor& visit_;
   SymbolTable symbols_;
+  CachedSymbols names_{symbols_};    // the reader's own lookups (other threads have theirs)
+  std::unique_ptr<StoreJobs> jobs_;  // null: every store is checked on this thread
+  bool mismatch_ = false;
   isa::CheckContext ctx_{isa::Target{100, isa::Target::Suffix::Arch}, isa::kPtxasMaxVersion,
                          nullptr};
   bool have_version_ = false;
@@ -853,7 +900,24 @@ class Reader {
 
 CheckStats check_module(std::string_view text, Diagnostics& diags, const CheckOptions& opts,
                         const StoreVisitor& visit) {
-  Reader r(text, diags, opts, visit);
+  if (opts.threads != 1 && !visit) {
+    Diagnostics mine;
+    CheckStats stats;
+    bool mismatched = false;
+    {
+      Reader r(text, mine, opts, visit);
+      stats = r.run();
+      mismatched = r.mismatched();
+    }
+    if (!mismatched) {
+      diags.append(std::move(mine));
+      return stats;
+    }
+    // A store the reader misjudged (a broken statement): the one-thread answer is the answer.
+  }
+  CheckOptions one = opts;
+  one.threads = 1;
+  Reader r(text, diags, one, visit);
   return r.run();
 }
 

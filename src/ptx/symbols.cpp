@@ -2,8 +2,8 @@
 
 namespace stu::ptx {
 
-const isa::Symbol* SymbolTable::find(std::string_view name) const {
-  if (name.empty() || name.size() > kRecentName) return find_uncached(name);
+const isa::Symbol* CachedSymbols::find(std::string_view name) const {
+  if (name.empty() || name.size() > kRecentName) return table_->find(name);
   const size_t n = name.size();
   const auto c = [&](size_t i) {
     return static_cast<uint32_t>(static_cast<unsigned char>(name[i]));
@@ -14,16 +14,17 @@ const isa::Symbol* SymbolTable::find(std::string_view name) const {
                        c(n > 2 ? 1 : 0) << 24;
   const size_t slot = (key * 0x9E3779B1u) >> (32 - kRecentBits);
   Recent& r = recent_[slot];
-  if (r.generation == generation_ && r.is(name)) return r.sym;
-  const isa::Symbol* s = find_uncached(name);
+  const uint64_t generation = table_->generation();
+  if (r.generation == generation && r.is(name)) return r.sym;
+  const isa::Symbol* s = table_->find(name);
   std::char_traits<char>::copy(r.name, name.data(), n);
   r.size = static_cast<uint8_t>(n);
   r.sym = s;
-  r.generation = generation_;
+  r.generation = generation;
   return s;
 }
 
-const isa::Symbol* SymbolTable::find_uncached(std::string_view name) const {
+const isa::Symbol* SymbolTable::find(std::string_view name) const {
   auto it = names_.find(name);
   if (it != names_.end()) return &it->second;
   if (ranges_.empty()) return nullptr;

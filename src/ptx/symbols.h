@@ -27,6 +27,8 @@ class SymbolTable final : public isa::SymbolLookup {
   void push_scope() { marks_.push_back(undo_.size()); }
   void pop_scope();
   size_t depth() const { return marks_.size(); }
+  // Changes whenever an answer of find() may change (a declaration, a scope exit).
+  uint64_t generation() const { return generation_; }
 
  private:
   struct Range {
@@ -41,11 +43,24 @@ class SymbolTable final : public isa::SymbolLookup {
     std::vector<Range> prev_ranges;
   };
 
-  const isa::Symbol* find_uncached(std::string_view name) const;
   void changed() { ++generation_; }
 
-  // Recent answers of find(), valid while generation_ is unchanged (any declaration or
-  // scope exit changes it): a store names the same few registers again and again.
+  uint64_t generation_ = 1;
+  std::unordered_map<std::string_view, isa::Symbol, isa::NameHash> names_;
+  std::unordered_map<std::string_view, std::vector<Range>, isa::NameHash> ranges_;
+  std::vector<Undo> undo_;
+  std::vector<size_t> marks_;
+};
+
+// The answers of one SymbolTable with the recent ones remembered: a store names the same few
+// registers again and again. One per thread (the table itself is only read while threads
+// check stores); answers are valid while the table's generation is unchanged.
+class CachedSymbols final : public isa::SymbolLookup {
+ public:
+  explicit CachedSymbols(const SymbolTable& table) : table_(&table) {}
+  const isa::Symbol* find(std::string_view name) const override;
+
+ private:
   // The name is copied: callers pass views of short-lived strings (operand texts).
   static constexpr size_t kRecentName = 22;
   template <typename T>
@@ -78,13 +93,8 @@ class SymbolTable final : public isa::SymbolLookup {
     }
   };
   static constexpr unsigned kRecentBits = 8;
+  const SymbolTable* table_;
   mutable std::array<Recent, size_t{1} << kRecentBits> recent_{};
-  uint64_t generation_ = 1;
-
-  std::unordered_map<std::string_view, isa::Symbol, isa::NameHash> names_;
-  std::unordered_map<std::string_view, std::vector<Range>, isa::NameHash> ranges_;
-  std::vector<Undo> undo_;
-  std::vector<size_t> marks_;
 };
 
 }  // namespace stu::ptx

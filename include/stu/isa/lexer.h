@@ -4,6 +4,7 @@
 // (`st.shared::cluster.v4.u32` is one word; `::` stays inside a word, a single `:` ends it).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -33,7 +34,22 @@ struct Token {
 
 class Lexer {
  public:
+  // Where the lexer stands between two tokens: enough to resume lexing there.
+  struct State {
+    size_t pos = 0;
+    size_t line_start = 0;
+    uint32_t line = 1;
+    uint32_t last_token_line = 0;  // the line of the token before `pos` (0: none yet)
+  };
+
   explicit Lexer(std::string_view text) : text_(text) {}
+  // A lexer over `text` that starts at `at` (from resume_point() of a lexer over the same text).
+  Lexer(std::string_view text, const State& at)
+      : text_(text),
+        pos_(at.pos),
+        line_start_(at.line_start),
+        line_(at.line),
+        last_token_line_(at.last_token_line) {}
 
   Token next() {
     if (has_peeked_) {
@@ -44,10 +60,21 @@ class Lexer {
   }
   const Token& peek() {
     if (!has_peeked_) {
+      before_peek_ = state();
       peeked_ = lex();
       has_peeked_ = true;
     }
     return peeked_;
+  }
+  // The state right after the last token next() returned (a peeked token is not counted).
+  State resume_point() const { return has_peeked_ ? before_peek_ : state(); }
+  // Continues lexing at `at` (a resume point of this lexer's text); drops a peeked token.
+  void restore(const State& at) {
+    has_peeked_ = false;
+    pos_ = at.pos;
+    line_start_ = at.line_start;
+    line_ = at.line;
+    last_token_line_ = at.last_token_line;
   }
   bool at_end() const { return !has_peeked_ && pos_ >= text_.size(); }
   // Unterminated block comment or string seen (reported once by the reader).
@@ -57,6 +84,7 @@ class Lexer {
  private:
   Token lex();
   void skip_space_and_comments();
+  State state() const { return State{pos_, line_start_, line_, last_token_line_}; }
   Loc here() const { return Loc{line_, static_cast<uint32_t>(pos_ - line_start_ + 1)}; }
 
   std::string_view text_;
@@ -67,6 +95,7 @@ class Lexer {
   bool unterminated_comment_ = false;
   bool has_peeked_ = false;
   Token peeked_;
+  State before_peek_;
   Loc unterminated_loc_;
 };
 

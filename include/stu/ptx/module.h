@@ -22,6 +22,9 @@ namespace stu::ptx {
 struct CheckOptions {
   std::optional<isa::Target> target;       // override the module's `.target`
   std::optional<isa::PtxVersion> version;  // override the module's `.version`
+  // Threads that check stores, the reader's included (0: one per hardware thread; 1: none
+  // besides the caller's). The result does not depend on it (docs/check.md).
+  unsigned threads = 0;
 };
 
 struct CheckStats {
