@@ -49,6 +49,24 @@ else
   echo "FAIL unreadable file among readable ones: exit $st"
 fi
 expect_status "directory as input" 2 "$stu" check "$tmp"
+# -j: the same output on any number of threads, on a module long enough for threads to start
+# (thousands of one-line stores, broken ones and warnings among them).
+python3 "$root/scripts/gen_big_ptx.py" --stores 3000 --warnings 7 >"$tmp/big.ptx" 2>/dev/null &&
+  sed -i '500s/.*/\tst.global.u32 [%rd1, %r1;/; 1500s/.*/\tst.global.u32 [%rd1], %r99;/' "$tmp/big.ptx"
+"$stu" check -j 1 "$tmp/big.ptx" >"$tmp/j1.out" 2>"$tmp/j1.err"
+st1=$?
+for j in 2 3 0; do
+  "$stu" check -j $j "$tmp/big.ptx" >"$tmp/jn.out" 2>"$tmp/jn.err"
+  stn=$?
+  if [[ $st1 == 1 && $stn == 1 ]] && cmp -s "$tmp/j1.out" "$tmp/jn.out" &&
+    cmp -s "$tmp/j1.err" "$tmp/jn.err" && grep -q "error" "$tmp/j1.err"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL stu check -j $j differs from -j 1 (exit $st1 / $stn)"
+  fi
+done
+expect_status "bad --jobs" 2 "$stu" check -j many x.ptx
 expect_status "no command" 2 "$stu"
 expect_status "unknown command" 2 "$stu" frobnicate x.ptx
 expect_status "unknown option" 2 "$stu" check --nope x.ptx
