@@ -84,7 +84,11 @@ function(stu_verilate lib)
   endif()
   set(vdir ${CMAKE_CURRENT_BINARY_DIR}/${prefix})
   _stu_verilator_refresh(${vdir} ${prefix})
-  verilate(${lib}
+  set(coverage)
+  if(STU_RTL_COVERAGE)
+    set(coverage COVERAGE)  # --coverage: line and toggle points (scripts/coverage.sh)
+  endif()
+  verilate(${lib} ${coverage}
     PREFIX ${prefix}
     TOP_MODULE ${ARG_TOP}
     DIRECTORY ${vdir}

@@ -18,6 +18,18 @@
 
 namespace stu::cli {
 
+bool write_file(const std::string& path, const std::string& text, std::string& why) {
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return true;
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f && std::fclose(f) != 0) ok = false;
+  if (!ok) why = "cannot write '" + path + "': " + std::strerror(errno);
+  return ok;
+}
+
 bool read_file(const std::string& path, std::string& out, std::string& why) {
   if (path == "-") {
     std::ostringstream ss;
@@ -271,6 +283,11 @@ bool read_junit(const std::string& path, std::vector<JunitCase>& cases, std::str
       why = path + ": <testcase name=\"" + c.name + "\"> is not closed";
       return false;
     }
+    std::string status;
+    if (attribute(tag, "status", status) && (status == "notrun" || status == "disabled"))
+      c.skipped = true;
+    const std::size_t sk = text.find("<skipped", at);
+    if (sk != std::string::npos && sk < close) c.skipped = true;
     const std::size_t f = text.find("<failure", at);
     if (f != std::string::npos && f < close) {
       c.ok = false;

@@ -30,6 +30,8 @@ struct Command {
 
 // Reads a file ('-': standard input); false with `why` filled when it cannot be read.
 bool read_file(const std::string& path, std::string& out, std::string& why);
+// Writes `text` to a file ('-': standard output); false with "cannot write 'PATH': reason".
+bool write_file(const std::string& path, const std::string& text, std::string& why);
 
 // Prints diagnostics as FILE:LINE:COL: severity: message, at most `max_errors` errors
 // (0: all), then a note of how many were left out.
@@ -75,6 +77,7 @@ struct JunitCase {
   std::string message;  // the first error
   std::string details;  // every diagnostic
   double seconds = 0;
+  bool skipped = false;  // read_junit: a <skipped> case (ctest's status "notrun"/"disabled")
 };
 bool write_junit(const std::string& path, const std::string& suite, const std::string& classname,
                  const std::vector<JunitCase>& cases);
@@ -92,6 +95,8 @@ Command add_tmem_map(CLI::App& app);
 Command add_trace(CLI::App& app);
 Command add_cosim(CLI::App& app);      // only where the RTL is built (STU_HAVE_COSIM)
 Command add_blocks(CLI::App& app);     // likewise
+Command add_coverage(CLI::App& app);   // likewise
+Command add_testplan(CLI::App& app);   // likewise
 Command add_sim(CLI::App& app);        // only where SystemC is built (STU_HAVE_SYSTEMC)
 Command add_correlate(CLI::App& app);  // likewise
 

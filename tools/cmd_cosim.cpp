@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cosim.h"
+#include "fcov.h"
 
 namespace stu::cli {
 namespace {
@@ -29,6 +30,7 @@ struct CosimArgs {
   std::string shard;       // I/N
   std::string regression;  // a regression list file
   std::vector<std::string> merge;
+  std::string coverage;  // functional coverage counts go here
 };
 
 std::string per_second(double n, double s) {
@@ -217,6 +219,7 @@ int run_cosim(const CosimArgs& a) {
     bool ok = true;
   };
   std::vector<std::pair<const tb::BlockEntry*, Tally>> tallies;  // in order of first job
+  tb::Coverage coverage;
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const Job& job = jobs[j];
     auto it = std::find_if(tallies.begin(), tallies.end(),
@@ -230,6 +233,7 @@ int run_cosim(const CosimArgs& a) {
     o.stall = a.stall;
     o.wave = a.wave;
     o.wave_dir = a.wave_dir;
+    if (!a.coverage.empty()) o.coverage = &coverage;
     if (tty)
       std::cerr << "\rcosim " << job.block->name << ": seed " << o.seed << " (" << j + 1 << "/"
                 << jobs.size() << ")" << std::flush;
@@ -273,6 +277,17 @@ int run_cosim(const CosimArgs& a) {
   if (!a.junit.empty() && !write_junit(a.junit, "stu cosim", "cosim", junit)) {
     std::cerr << "stu: error: cannot write '" << a.junit << "': " << std::strerror(errno) << "\n";
     return kUsage;
+  }
+  if (!a.coverage.empty()) {
+    const tb::Coverage::Summary c = coverage.summary();
+    std::string why;
+    if (!write_file(a.coverage, coverage.write(), why)) {
+      std::cerr << "stu: error: " << why << "\n";
+      return kUsage;
+    }
+    std::cout << "cosim coverage: " << c.hit << " of " << c.legal << " legal bins hit ("
+              << c.illegal_hit << " illegal bins hit), written to " << a.coverage
+              << " (stu coverage reports it)\n";
   }
   return failed ? kFinding : kOk;
 }
@@ -335,6 +350,10 @@ Command add_cosim(CLI::App& app) {
                   "exit 1 when a case failed")
       ->type_name("JUNIT...")
       ->expected(1, -1);
+  sub->add_option("--coverage", args->coverage,
+                  "count functional coverage (every block's points and crosses) into FILE; "
+                  "stu coverage merges and reports such files")
+      ->type_name("FILE");
   sub->add_flag("-q,--quiet", args->quiet, "no progress line");
   return {sub, [args] { return run_cosim(*args); }};
 }

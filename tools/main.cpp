@@ -27,13 +27,14 @@ using stu::cli::kOk;
 using stu::cli::kUsage;
 
 constexpr Command (*kCommands[])(CLI::App&) = {
-    stu::cli::add_check, stu::cli::add_lower,     stu::cli::add_conformance,
-    stu::cli::add_run,   stu::cli::add_tmem_map,  stu::cli::add_trace,
+    stu::cli::add_check,    stu::cli::add_lower,     stu::cli::add_conformance,
+    stu::cli::add_run,      stu::cli::add_tmem_map,  stu::cli::add_trace,
 #if STU_HAVE_COSIM
-    stu::cli::add_cosim, stu::cli::add_blocks,
+    stu::cli::add_cosim,    stu::cli::add_blocks,    stu::cli::add_coverage,
+    stu::cli::add_testplan,
 #endif
 #if STU_HAVE_SYSTEMC
-    stu::cli::add_sim,   stu::cli::add_correlate,
+    stu::cli::add_sim,      stu::cli::add_correlate,
 #endif
 };
 

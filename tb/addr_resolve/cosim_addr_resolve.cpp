@@ -65,10 +65,93 @@ struct AddrResolveBench : StreamPorts<Vstu_addr_resolve> {
     d.cfg_valid_i = 0;
   }
 
+  // Functional coverage: every request (generic or a state space) x where it resolves, the
+  // edges of every window a generic address is tested against, and the cluster ranks of a
+  // shared::cluster address.
+  Crossed req_res_, edge_;
+  CoverPoint* rank_ = nullptr;
+  static constexpr size_t kGeneric = 9;  // request bin after the 9 spaces
+  static constexpr size_t kFaulted = 6;  // result bin after the 6 memory spaces
+  static std::string why_not(size_t req, size_t res) {
+    // The results each request can have (golden::resolve_generic / resolve_space).
+    using S = isa::Space;
+    auto is = [&](golden::MemSpace m) { return res == size_t(m); };
+    if (req == kGeneric)
+      return is(golden::MemSpace::ParamFunc) ? "no generic window maps to .param::func" : "";
+    switch (isa::effective(S(req))) {
+      case S::Global:
+        return is(golden::MemSpace::Global) ? "" : "a .global address is the address";
+      case S::Local:
+        return is(golden::MemSpace::Local) || res == kFaulted ? "" : "a .local address is local";
+      case S::SharedCta:
+      case S::SharedCluster:
+        return is(golden::MemSpace::Shared) || res == kFaulted ? "" : "a .shared address is shared";
+      case S::ParamFunc:
+        return is(golden::MemSpace::ParamFunc) ? "" : "a .param::func address is the function's";
+      case S::ParamEntry:
+        return is(golden::MemSpace::KernelParam) ? "" : "a .param::entry address is the kernel's";
+      case S::Const:
+        return is(golden::MemSpace::Const) ? "" : "a .const address is constant memory";
+      default:
+        return "";
+    }
+  }
+  void declare_coverage(Coverage& c) {
+    std::vector<std::string> reqs;
+    for (size_t i = 0; i < kGeneric; ++i) reqs.emplace_back(isa::to_string(isa::Space(i)));
+    reqs.emplace_back("generic");
+    req_res_ = c.crossed("addr_resolve.request_x_result", c.point("addr_resolve.request", reqs),
+                         c.point("addr_resolve.result", {"global", "shared", "local", "param_func",
+                                                         "kernel_param", "const", "out_of_window"}),
+                         why_not);
+    edge_ = c.crossed(
+        "addr_resolve.window_x_edge",
+        c.point("addr_resolve.window", {"shared", "local", "param", "const"}),
+        c.point("addr_resolve.edge", {"first_byte", "last_byte", "just_below", "just_past"}));
+    rank_ =
+        &c.point("addr_resolve.cluster_rank", {"first", "middle", "last", "beyond_the_cluster"});
+  }
+  void cover_in(const In& in) {
+    const size_t req = in.generic ? kGeneric : size_t(in.space);
+    const Resolved r = in.generic ? golden::resolve_generic(cfg, in.addr, in.who)
+                                  : golden::resolve_space(cfg, in.space, in.addr, in.who);
+    const size_t res = r.fault.kind != golden::FaultKind::None ? kFaulted : size_t(r.dest.space);
+    if (res <= kFaulted) req_res_.hit(req, res);
+    uint64_t rel = 0;
+    bool cluster = false;
+    if (in.generic) {
+      const golden::Window* ws[] = {&cfg.map.shared, &cfg.map.local, &cfg.map.param,
+                                    &cfg.map.konst};
+      for (size_t w = 0; w < 4; ++w) {
+        const golden::Window& x = *ws[w];
+        if (x.size == 0) continue;
+        const size_t e = in.addr == x.base                ? 0
+                         : in.addr == x.base + x.size - 1 ? 1
+                         : in.addr == x.base - 1          ? 2
+                         : in.addr == x.base + x.size     ? 3
+                                                          : 4;
+        if (e < 4) edge_.hit(w, e);
+      }
+      cluster = cfg.map.shared.contains(in.addr);
+      rel = in.addr - cfg.map.shared.base;
+    } else if (in.space == isa::Space::SharedCluster) {
+      cluster = true;
+      rel = in.addr;
+    }
+    if (cluster) {
+      const uint64_t rank = rel / cfg.map.shared_cta_stride;
+      rank_->hit(rank >= cfg.cluster_ctas       ? 3
+                 : rank == 0                    ? 0
+                 : rank + 1 == cfg.cluster_ctas ? 2
+                                                : 1);
+    }
+  }
+  void cover_out(const Out&) {}
+
   uint64_t near(Rng& r, const golden::Window& w) {
     switch (r.below(4)) {
-      case 0:
-        return w.base + r.below(w.size + 1);
+      case 0:  // inside, its first bytes often
+        return w.base + (r.chance(0.25) ? r.below(4) : r.below(w.size + 1));
       case 1:
         return w.base + w.size - 1 - r.below(64);  // the last bytes (and past them)
       case 2:

@@ -1,5 +1,6 @@
 // Cosimulation of rtl/stu_coalescer.sv against golden::coalesce. The same bench also drives the
 // deliberately broken variant (Vstu_coalescer_broken, docs/cosim.md).
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -45,6 +46,67 @@ struct CoalescerBench : StreamPorts<DutT> {
 
   void setup(Clocked<Dut>&, Rng&) {}
 
+  // Functional coverage: active lanes, access sizes, lines per warp, and the same-location
+  // rule: for every pair of active lanes writing a byte in common, which one's data lands
+  // (the higher or the lower lane), crossed with the lane group that decides it.
+  CoverPoint *lanes_ = nullptr, *size_ = nullptr, *lines_ = nullptr, *group_ = nullptr,
+             *space_ = nullptr;
+  Crossed group_winner_;
+  unsigned lines_seen_ = 0;
+  void declare_coverage(Coverage& c) {
+    lanes_ = &c.point("coalescer.active_lanes", {"none", "one", "some", "all"});
+    size_ = &c.point("coalescer.access_bytes", {"1", "2", "4", "8", "16", "32"});
+    lines_ = &c.point("coalescer.lines_per_warp", {"1", "2-4", "5-16", "17-32"});
+    // The group of a store: 128 bytes / access bytes, at most 32 lanes (LaneGroup::for_access);
+    // 1 for .mmio and st.async. No access is 64 bytes: a group of 2 lanes never decides.
+    group_ = &c.point("coalescer.lane_group", {"1", "2", "4", "8", "16", "32"});
+    group_->mark_illegal(1, "no access is 64 bytes (LaneGroup::for_access never gives 2 lanes)");
+    group_winner_ =
+        c.crossed("coalescer.lane_group_x_winner", *group_,
+                  c.point("coalescer.same_byte_winner", {"higher_lane", "lower_lane"}),
+                  [](size_t g, size_t w) {
+                    return g == 0 && w == 1   ? "groups of one lane: the higher lane always wins"
+                           : g == 5 && w == 0 ? "one group of 32: the lower lane always wins"
+                           : g == 1           ? "no group of 2 lanes"
+                                              : "";
+                  });
+    space_ = &c.point("coalescer.dest_space", {"global", "shared", "local"});
+  }
+  void cover_in(const In& in) {
+    const unsigned n = unsigned(__builtin_popcount(in.lanes));
+    lanes_->hit(n == 0 ? 0 : n == 1 ? 1 : n == 32 ? 3 : 2);
+    group_->hit(in.group.log2());
+    for (unsigned a = 0; a < 32; ++a) {
+      if (!(in.lanes >> a & 1)) continue;
+      const LaneAccess& x = in.acc[a];
+      size_->hit(size_t(__builtin_ctz(x.size)));
+      space_->hit(x.dest.space == golden::MemSpace::Shared  ? 1
+                  : x.dest.space == golden::MemSpace::Local ? 2
+                                                            : 0);
+      for (unsigned b = a + 1; b < 32; ++b) {
+        if (!(in.lanes >> b & 1)) continue;
+        const LaneAccess& y = in.acc[b];
+        if (!(x.dest == y.dest)) continue;
+        const uint64_t lo = std::max(x.offset, y.offset);
+        const uint64_t hi = std::min(x.offset + x.size, y.offset + y.size);
+        bool common = false;
+        for (uint64_t o = lo; o < hi && !common; ++o)
+          common = (x.byte_mask >> (o - x.offset) & 1) && (y.byte_mask >> (o - y.offset) & 1);
+        if (!common) continue;
+        const size_t w = in.group.rank(b) > in.group.rank(a) ? 0 : 1;  // b is the higher lane
+        group_winner_.ab->hit(group_winner_.index(in.group.log2(), w));
+        group_winner_.b->hit(w);
+      }
+    }
+  }
+  void cover_out(const Out& o) {
+    ++lines_seen_;
+    if (!o.last) return;
+    const unsigned k = lines_seen_;
+    lines_seen_ = 0;
+    lines_->hit(k == 1 ? 0 : k <= 4 ? 1 : k <= 16 ? 2 : 3);
+  }
+
   // A destination for a lane: global, or shared/local (per CTA / per thread) to mix keys.
   golden::Dest dest(Rng& r, unsigned lane, unsigned pattern) {
     golden::Dest d;
@@ -68,6 +130,8 @@ struct CoalescerBench : StreamPorts<DutT> {
     In in;
     in.id = next_id++;
     in.lanes = r.chance(0.5) ? ~0u : uint32_t(r.next());
+    if (r.chance(0.03)) in.lanes = 1u << r.below(32);  // one lane
+    if (r.chance(0.01)) in.lanes = 0;                  // none: no line
     const unsigned size_log2 = unsigned(r.below(6));
     const unsigned size = 1u << size_log2;
     const unsigned pattern = unsigned(r.below(5));

@@ -13,6 +13,8 @@
 
 namespace stu::tb {
 
+class Coverage;  // fcov.h
+
 struct CosimOptions {
   uint64_t seed = 1;      // one run: everything random derives from it (stimulus, stalls, X)
   uint64_t txns = 10000;  // input transactions to drive
@@ -25,6 +27,8 @@ struct CosimOptions {
   uint64_t wave_to = ~uint64_t(0);
   bool rerun_for_wave = true;  // on a mismatch, rerun with a waveform of the window around it
   std::string wave_dir = ".";  // where that rerun's waveform goes
+  // Functional coverage (fcov.h): when set, the run counts its block's points into it.
+  Coverage* coverage = nullptr;
 };
 
 struct CosimResult {

@@ -20,9 +20,12 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "code_coverage.h"
 #include "cosim.h"
+#include "fcov.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -139,7 +142,8 @@ class Scoreboard {
 template <typename Dut>
 class Clocked {
  public:
-  Clocked(uint64_t seed, const CosimOptions& o) : ctx_(std::make_unique<VerilatedContext>()) {
+  Clocked(uint64_t seed, const CosimOptions& o)
+      : ctx_(std::make_unique<VerilatedContext>()), seed_(seed) {
     ctx_->fatalOnError(false);  // an assertion sets gotError() instead of exiting
     ctx_->randReset(2);         // --x-assign/--x-initial unique: random, from the seed
     ctx_->randSeed(int(seed % 0x7FFFFFFF) + 1);
@@ -157,6 +161,7 @@ class Clocked {
   ~Clocked() {
     if (fst_) fst_->close();
     dut_->final();
+    save_code_coverage(*ctx_, dut_->modelName(), seed_);
   }
   Dut& dut() { return *dut_; }
   uint64_t cycle() const { return cycle_; }
@@ -196,6 +201,7 @@ class Clocked {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Dut> dut_;
   std::unique_ptr<VerilatedFstC> fst_;
+  uint64_t seed_;
   uint64_t cycle_ = 0, wave_from_ = 0, wave_to_ = 0;
 };
 
@@ -210,7 +216,29 @@ class Clocked {
 //   void    idle(Dut&)                           input valid low
 //   bool    in_ready(Dut&), out_valid(Dut&); void set_out_ready(Dut&, bool)
 //   Out     sample(Dut&)                         the output transaction on the port
-// plus Scoreboard's equal/diff/show.
+// plus Scoreboard's equal/diff/show, and, for functional coverage (fcov.h), optionally
+//   void    declare_coverage(Coverage&)          declare the block's points, keep handles
+//   void    cover_in(const In&)                  count one input (called after ref)
+//   void    cover_out(const Out&)                count one output the DUT gave
+template <typename Bench, typename = void>
+struct HasCoverage : std::false_type {};
+template <typename Bench>
+struct HasCoverage<Bench, std::void_t<decltype(&Bench::declare_coverage)>> : std::true_type {};
+
+// The handshake states every block is covered for: an input held while the block is not
+// ready (a full buffer or a busy stage) and an output held while its consumer is not.
+struct HandshakeCoverage {
+  CoverPoint* p = nullptr;
+  void declare(Coverage* c, const char* block) {
+    if (c) p = &c->point(std::string(block) + ".handshake", {"input_waits", "output_stalled"});
+  }
+  void sample(bool input_waits, bool output_stalled) {
+    if (!p) return;
+    if (input_waits) p->hit(0);
+    if (output_stalled) p->hit(1);
+  }
+};
+
 template <typename Bench>
 CosimResult run_stream(Bench& bench, const char* block, const CosimOptions& o) {
   using In = typename Bench::In;
@@ -230,6 +258,12 @@ CosimResult run_stream(Bench& bench, const char* block, const CosimOptions& o) {
   bench.set_out_ready(dut, false);
   sim.reset();
   bench.setup(sim, stim);
+  HandshakeCoverage handshake;
+  handshake.declare(o.coverage, block);
+  constexpr bool kCovers = HasCoverage<Bench>::value;
+  if constexpr (kCovers) {
+    if (o.coverage) bench.declare_coverage(*o.coverage);
+  }
 
   In cur{};  // the input being offered (valid stays high until it is taken)
   bool offering = false;
@@ -242,6 +276,9 @@ CosimResult run_stream(Bench& bench, const char* block, const CosimOptions& o) {
       offering = true;
       outs.clear();
       bench.ref(cur, outs);
+      if constexpr (kCovers) {
+        if (o.coverage) bench.cover_in(cur);  // after ref: a bench may cover what ref decided
+      }
       for (const Out& e : outs) sb.expect(e, generated);
       ++generated;
       beat = 0;
@@ -257,8 +294,14 @@ CosimResult run_stream(Bench& bench, const char* block, const CosimOptions& o) {
     sim.settle();
     const bool in_fire = offering && bench.in_ready(dut);
     bool progress = in_fire;
-    if (ready && bench.out_valid(dut)) {
-      sb.observe(bench.sample(dut), sim.cycle());
+    const bool out_valid = bench.out_valid(dut);
+    handshake.sample(offering && !in_fire, out_valid && !ready);
+    if (ready && out_valid) {
+      const Out got = bench.sample(dut);
+      if constexpr (kCovers) {
+        if (o.coverage) bench.cover_out(got);
+      }
+      sb.observe(got, sim.cycle());
       progress = true;
     }
     sim.rise();
@@ -305,6 +348,7 @@ CosimResult run_with_wave(const char* block, const CosimOptions& o, Run run) {
   CosimResult r = run(o);
   if (r.ok || !o.rerun_for_wave || !o.wave.empty()) return r;
   CosimOptions w = o;
+  w.coverage = nullptr;  // the first run counted
   w.wave = o.wave_dir + "/cosim_" + block + "_seed" + std::to_string(o.seed) + ".fst";
   w.wave_from = r.wave_from;
   w.wave_to = r.wave_to;

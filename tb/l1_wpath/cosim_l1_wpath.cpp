@@ -107,6 +107,45 @@ struct L1WpathBench {
   golden::WriteBuffer wb{kWbEntries};
   std::vector<golden::WbEntry> leaving;
 
+  // Functional coverage: cache operator x eviction priority x hit/miss, the strengths, and
+  // what the L1 and its write buffer did (the golden step ref() just took, which the scoreboard
+  // proves equal to the DUT's event).
+  Crossed cop_evict_, with_lookup_;
+  CoverPoint *order_ = nullptr, *event_ = nullptr;
+  Out last_event_;
+  void declare_coverage(Coverage& c) {
+    std::vector<std::string> cops{"none"}, evicts{"none"};  // none: not written
+    for (unsigned i = 0; i < 4; ++i) cops.emplace_back(isa::to_string(isa::CacheOp(i)));
+    for (unsigned i = 0; i < 5; ++i) evicts.emplace_back(isa::to_string(isa::L1Evict(i)));
+    cop_evict_ = c.crossed("l1_wpath.cache_op_x_l1_evict", c.point("l1_wpath.cache_op", cops),
+                           c.point("l1_wpath.l1_evict", evicts));
+    with_lookup_ = c.crossed("l1_wpath.cache_op_x_l1_evict_x_lookup", *cop_evict_.ab,
+                             c.point("l1_wpath.lookup", {"hit", "miss"}));
+    order_ = &c.point("l1_wpath.order", {"weak", "strong", "release", "mmio"});
+    event_ = &c.point("l1_wpath.event", {"allocated", "evicted", "invalidated", "merged",
+                                         "drained_by_release", "drain_op", "wb_full_drain"});
+  }
+  void cover_in(const In& in) {
+    const Out& e = last_event_;
+    if (in.drain) {
+      event_->hit(5);
+      return;
+    }
+    const size_t cop = in.attrs.cop ? size_t(*in.attrs.cop) + 1 : 0;
+    const size_t ev = in.attrs.l1 ? size_t(*in.attrs.l1) + 1 : 0;
+    cop_evict_.a->hit(cop);
+    cop_evict_.b->hit(ev);
+    with_lookup_.hit(cop_evict_.index(cop, ev), e.hit ? 0 : 1);  // the pair, the lookup, all three
+    order_->hit(in.order.mmio ? 3 : in.order.release ? 2 : in.order.strong ? 1 : 0);
+    if (e.allocated) event_->hit(0);
+    if (e.evicted) event_->hit(1);
+    if (e.invalidated) event_->hit(2);
+    if (e.merged) event_->hit(3);
+    if (e.drained && in.order.release) event_->hit(4);
+    if (e.drained && !in.order.release) event_->hit(6);
+  }
+  void cover_out(const Out&) {}
+
   // The geometry in use: the whole of the parameters'.
   void setup(Clocked<Dut>& sim, Rng&) {
     sim.dut().cfg_set_mask_i = kSets - 1;
@@ -187,6 +226,7 @@ struct L1WpathBench {
     const golden::WbPush p = wb.push(e, in.order.release, leaving);
     ev.merged = p.merged;
     ev.drained = p.drained;
+    last_event_ = ev;
     out.push_back(ev);
     emit_leaving(out);
   }

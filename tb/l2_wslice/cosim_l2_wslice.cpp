@@ -144,6 +144,40 @@ struct L2WsliceBench {
     return golden::l2_store_action(attrs, order, 0);
   }
 
+  // Functional coverage: eviction class x write mode x hit/miss, allocation, what an eviction
+  // took (its class, dirty or clean), and the DRAM writes (from the golden step ref() just took,
+  // which the scoreboard proves equal to the DUT's).
+  Crossed cls_mode_, with_lookup_;
+  CoverPoint *alloc_ = nullptr, *victim_ = nullptr, *dram_ = nullptr;
+  std::vector<Out> last_;
+  void declare_coverage(Coverage& c) {
+    cls_mode_ = c.crossed("l2_wslice.evict_class_x_write_mode",
+                          c.point("l2_wslice.evict_class", {"first", "normal", "last", "keep"}),
+                          c.point("l2_wslice.write_mode", {"back", "through"}));
+    with_lookup_ = c.crossed("l2_wslice.evict_class_x_write_mode_x_lookup", *cls_mode_.ab,
+                             c.point("l2_wslice.lookup", {"hit", "miss"}));
+    alloc_ = &c.point("l2_wslice.on_miss", {"allocated", "not_allocated"});
+    victim_ = &c.point("l2_wslice.victim", {"first_dirty", "normal_dirty", "last_dirty", "clean"});
+    dram_ = &c.point("l2_wslice.dram_write", {"eviction", "write_through", "flush"});
+  }
+  void cover_in(const In& in) {
+    for (const Out& o : last_) {
+      if (o.dram) {
+        dram_->hit(o.cause == DramCause::Eviction ? 0 : o.cause == DramCause::WriteThrough ? 1 : 2);
+        continue;
+      }
+      if (in.flush) continue;
+      const size_t cls = in.act.cls ? size_t(*in.act.cls) : 3;
+      const size_t mode = in.act.mode == golden::WriteMode::Through ? 1 : 0;
+      cls_mode_.a->hit(cls);
+      cls_mode_.b->hit(mode);
+      with_lookup_.hit(cls_mode_.index(cls, mode), o.hit ? 0 : 1);
+      if (!o.hit) alloc_->hit(o.allocated ? 0 : 1);
+      if (o.evicted) victim_->hit(o.victim_dirty.empty() ? 3 : size_t(o.victim_cls));
+    }
+  }
+  void cover_out(const Out&) {}
+
   In gen(Rng& r) {
     In in;
     if (r.chance(0.01)) {
@@ -171,6 +205,10 @@ struct L2WsliceBench {
   }
 
   void ref(const In& in, std::vector<Out>& out) {
+    ref_step(in, out);
+    last_ = out;  // the harness clears `out` before each input
+  }
+  void ref_step(const In& in, std::vector<Out>& out) {
     if (in.flush) {
       flushed.clear();
       const size_t n = cache.flush(flushed);

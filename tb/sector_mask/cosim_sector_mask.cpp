@@ -32,6 +32,7 @@ struct SectorMaskDut {
   void eval() { m.eval(); }
   void trace(VerilatedFstC* t, int levels) { m.trace(t, levels); }
   void final() { m.final(); }
+  const char* modelName() const { return m.modelName(); }
 };
 
 struct SectorMaskBench {
@@ -47,6 +48,31 @@ struct SectorMaskBench {
   };
 
   void setup(Clocked<Dut>&, Rng&) {}
+
+  // Functional coverage: access size x where it starts, and how many sectors it touches.
+  Crossed size_where_;
+  CoverPoint* sectors_ = nullptr;
+  void declare_coverage(Coverage& c) {
+    size_where_ = c.crossed(
+        "sector_mask.size_x_offset", c.point("sector_mask.size", {"1", "2", "4", "8", "16", "32"}),
+        c.point("sector_mask.offset", {"aligned", "misaligned", "past_line_end"}),
+        [](size_t i, size_t j) {
+          return i == 0 && j == 1   ? "a byte is always aligned"
+                 : i == 0 && j == 2 ? "a byte that starts in the line ends in it"
+                                    : "";
+        });
+    sectors_ = &c.point("sector_mask.sectors_touched", {"1", "2"});
+  }
+  void cover_in(const In& in) {
+    const size_t i = size_t(__builtin_ctz(in.size));
+    const size_t j = in.offset + in.size > golden::kLineBytes ? 2 : in.offset % in.size ? 1 : 0;
+    size_where_.hit(i, j);
+  }
+  void cover_out(const Out& o) {
+    // An access starts inside the line (at least one sector) and is at most 32 bytes (two).
+    sectors_->hit(__builtin_popcount(o.sectors) >= 2 ? 1 : 0);
+  }
+
   In gen(Rng& r) {
     In in;
     in.size = 1u << r.below(6);

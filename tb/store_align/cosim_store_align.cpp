@@ -35,6 +35,38 @@ struct StoreAlignBench : StreamPorts<Vstu_store_align> {
 
   void setup(Clocked<Dut>&, Rng&) {}
 
+  // Functional coverage: the access shapes (element size x count), where the lane lands, what
+  // happens to a misaligned one, and the sinks.
+  Crossed shape_;
+  CoverPoint *outcome_ = nullptr, *sector_ = nullptr, *sinks_ = nullptr, *place_ = nullptr;
+  void declare_coverage(Coverage& c) {
+    shape_ = c.crossed(
+        "store_align.elem_bytes_x_elems",
+        c.point("store_align.elem_bytes", {"1", "2", "4", "8", "16"}),
+        c.point("store_align.elems", {"1", "2", "4", "8"}), [](size_t i, size_t j) {
+          return i + j > 5 ? "more than 32 bytes: st.v8.b32 and st.v4.b64 are the widest" : "";
+        });
+    outcome_ =
+        &c.point("store_align.outcome", {"aligned", "misaligned_fault", "misaligned_forced_down"});
+    sector_ = &c.point("store_align.sector", {"0", "1", "2", "3"});
+    sinks_ = &c.point("store_align.sinks", {"none", "some", "all"});
+    place_ = &c.point("store_align.address", {"anywhere", "line_end", "top_of_memory"});
+  }
+  void cover_in(const In& in) {
+    const size_t i = size_t(__builtin_ctz(in.lane.elem_bytes));
+    const size_t j = size_t(__builtin_ctz(in.lane.elems));
+    shape_.hit(i, j);
+    const unsigned all = (1u << in.lane.elems) - 1;
+    sinks_->hit(in.lane.sinks == 0 ? 0 : (in.lane.sinks & all) == all ? 2 : 1);
+    const unsigned size = unsigned(in.lane.elem_bytes) * in.lane.elems;
+    const uint64_t in_line = in.lane.addr & 127;
+    place_->hit(in.lane.addr >= ~uint64_t(0) - 255 ? 2 : in_line + size > 128 - size ? 1 : 0);
+  }
+  void cover_out(const Out& o) {
+    outcome_->hit(o.at.fault ? 1 : o.at.forced ? 2 : 0);
+    if (!o.at.fault) sector_->hit(o.sector & 3);
+  }
+
   In gen(Rng& r) {
     In in;
     // Element size and count: a legal access of at most 32 bytes (st.v8.b32, st.v4.b64, b128).

@@ -6,18 +6,21 @@
 // stored and forced-down lanes, line requests, mbarrier events, the narrowed scope), and at the
 // end the two memory images (global allocations, shared memory, mbarriers) compared byte by
 // byte. The golden side runs on its own MachineState; the RTL side on the harness's image.
+#include <array>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "blocks.h"
+#include "fcov.h"
 #include "harness.h"
 #include "ports.h"
 #include "rtl_model.h"
 #include "stu/diag.h"
 #include "stu/golden/cache.h"
 #include "stu/golden/executor.h"
+#include "stu/golden/policy.h"
 #include "stu/isa/parser.h"
 #include "stu/isa/sass.h"
 
@@ -28,7 +31,8 @@ using golden::MachineState;
 using golden::StoreResult;
 
 // The forms: one template per line, with $A the address register and sources $R (32-bit),
-// $D (64-bit), $Q (128-bit), $H (16-bit), $B (8-bit), $M the mbarrier, $T a TMEM address.
+// $D (64-bit), $Q (128-bit), $H (16-bit), $B (8-bit), $M the mbarrier, $T a TMEM address, $P
+// the .L2::cache_hint policy.
 const char* const kPtx[] = {
     "st.global.u32 [$A], $R;",
     "st.global.u8 [$A+1], $B;",
@@ -48,10 +52,30 @@ const char* const kPtx[] = {
     "st.v4.u32 [$A], {$R, $R, $R, $R};",
     "st.release.sys.u64 [$A], $D;",
     "st.global.L1::no_allocate.u32 [$A], $R;",
+    "st.global.L2::cache_hint.u32 [$A], $R, $P;",
+    "st.global.L1::evict_last.L2::cache_hint.v2.u32 [$A], {$R, $R}, $P;",
+    "st.L2::cache_hint.u64 [$A], $D, $P;",
     "st.shared.u32 [$A], $R;",
     "st.shared::cta.v2.u64 [$A], {$D, $D};",
     "st.shared::cluster.u32 [$A], $R;",
     "st.relaxed.cluster.shared::cluster.u32 [$A], $R;",
+    "st.relaxed.cta.u32 [$A], $R;",
+    "st.relaxed.cta.shared::cta.u64 [$A], $D;",
+    "st.release.cta.shared.u32 [$A], $R;",
+    "st.release.cluster.shared::cluster.v2.u32 [$A], {$R, $R};",
+    "st.release.gpu.u32 [$A], $R;",
+    "st.release.cta.global.u16 [$A], $H;",
+    "st.volatile.global.u64 [$A], $D;",
+    "st.volatile.shared::cta.u32 [$A], $R;",
+    "st.volatile.shared::cluster.u8 [$A+3], $B;",
+    "st.mmio.relaxed.sys.u32 [$A], $R;",
+    "st.relaxed.sys.global.v2.u32 [$A], {$R, $R};",
+    "st.v4.b64 [$A], {$D, $D, $D, $D};",
+    "st.async.mbarrier::complete_tx::bytes.u32 [$A], $R, [$M];",
+    "st.global.v2.u8 [$A], {$B, $B};",
+    "st.shared.v4.u8 [$A], {$B, _, $B, $B};",
+    "st.global.v4.b16 [$A], {$H, $H, $H, $H};",
+    "st.local.v2.b16 [$A+4], {$H, $H};",
     "st.local.u16 [$A], $H;",
     "st.local.v2.u32 [$A+8], {$R, $R};",
     "st.param::func.u32 [$A], $R;",
@@ -95,6 +119,7 @@ std::vector<Form> forms() {
     sub("$H", "%h1");
     sub("$B", "%rs1");
     sub("$T", "%r2");
+    sub("$P", "%rd4");
     Diagnostics d;
     auto ins = isa::parse_instruction(s, d);
     if (!ins || d.has_errors()) {  // a template the parser rejects is a bug of this bench
@@ -158,7 +183,7 @@ struct Bench {
         for (unsigned b = 0; b < 6; ++b) {  // barriers 6, 7 stay uninitialised
           golden::MbarState s;
           s.expected = s.pending = 1 + b;
-          s.tx = int32_t(b * 64);
+          s.tx = b == 5 ? 64 - golden::kMbarMaxTx : int32_t(b * 64);  // 5: near the tx limit
           m->set_mbar(c, kMbarBase + 8 * b, s);
         }
     }
@@ -263,6 +288,31 @@ struct Bench {
     }
     const unsigned elems = ins.vec_lanes();
     const unsigned size = isa::bytes_of(*ins.type) * elems;
+    if (ins.cache_hint) {
+      // A policy of each decode class (createpolicy's values usually; traps too), mostly the
+      // same in every lane, sometimes each lane's own.
+      const auto policy = [&]() -> uint64_t {
+        switch (r.below(6)) {
+          case 0:
+            return 0;  // opaque
+          case 1:      // named (CUTLASS CacheHintSm90)
+            return r.pick(std::array<uint64_t, 3>{0x1000000000000000ull, 0x12F0000000000000ull,
+                                                  0x14F0000000000000ull});
+          case 2:  // fractional
+            return golden::encode_fractional_policy(golden::L2Priority(r.below(4)),
+                                                    golden::L2Priority(r.below(4)),
+                                                    float(1 + r.below(16)) / 16.0f);
+          case 3:  // a trap: bit 59 with bit 60 clear, or bits 55:52 all ones
+            return r.chance(0.5) ? (uint64_t(1) << 59) | (r.next() & ((uint64_t(1) << 59) - 1))
+                                 : 0x1FF0000000000000ull | (r.next() & 0xFFFFFFFFFFFFull);
+          default:
+            return r.next();
+        }
+      };
+      const uint64_t same = policy();
+      const bool each = r.chance(0.1);
+      for (unsigned l = 0; l < 32; ++l) w.ops.policy[l] = each ? policy() : same;
+    }
     for (unsigned l = 0; l < 32; ++l) {
       w.ops.addr[l] = address(r, f, l, base, size, pattern) - uint64_t(ins.addr.offset);
       // The barrier: mostly a valid one in the data's CTA, sometimes not.
@@ -421,6 +471,98 @@ std::string compare_images(const MachineState& g, const MachineState& r,
 
 }  // namespace
 
+// Functional coverage of the store-unit top: every form the bench runs; the qualifier crosses
+// (semantics x state space, semantics x scope, element width x vector) with the ISA's rules as
+// the illegal bins; every fault class (bad_instruction: the bench sends a few warps of a CTA
+// outside the cluster); the policy decode classes (the trap included).
+class StoreUnitCoverage {
+ public:
+  explicit StoreUnitCoverage(Coverage& c, const std::vector<Form>& forms) {
+    std::vector<std::string> names;
+    for (const Form& f : forms) names.push_back(f.text);
+    form_ = &c.point("store_unit.form", names);
+    sem_space_ = c.crossed(
+        "store_unit.sem_x_space",
+        c.point("store_unit.sem", {"weak", "volatile", "relaxed", "release", "mmio"}),
+        c.point("store_unit.space", {"generic", "global", "shared::cta", "shared::cluster", "local",
+                                     "param::func", "const"}),
+        [](size_t m, size_t sp) {
+          const bool global_or_generic = sp <= 1, shared = sp == 2 || sp == 3;
+          if (m == 4 && !global_or_generic) return "st.mmio: .global or generic only";
+          if ((m == 2 || m == 3) && !global_or_generic && !shared)
+            return ".relaxed/.release: .global, .shared or generic only";
+          if (m == 1 && !global_or_generic && !shared)
+            return ".volatile: .global, .shared or generic (ptxas 13.0 rejects .volatile.local)";
+          return "";
+        });
+    sem_scope_ = c.crossed("store_unit.sem_x_scope",
+                           c.point("store_unit.strong_sem", {"relaxed", "release"}),
+                           c.point("store_unit.scope", {"cta", "cluster", "gpu", "sys"}));
+    width_vec_ = c.crossed("store_unit.element_bits_x_vector",
+                           c.point("store_unit.element_bits", {"8", "16", "32", "64", "128"}),
+                           c.point("store_unit.vector", {"scalar", "v2", "v4", "v8"}),
+                           [](size_t w, size_t v) {
+                             if (v == 3 && w != 2) return ".v8 is for 32-bit elements";
+                             if (w == 4 && v != 0) return ".b128 is not a vector element";
+                             return "";
+                           });
+    std::vector<std::string> faults;
+    for (unsigned k = 1; k <= unsigned(golden::FaultKind::IllegalInstruction); ++k)
+      faults.emplace_back(golden::to_string(golden::FaultKind(k)));
+    fault_ = &c.point("store_unit.fault", faults);
+    policy_ = &c.point("store_unit.policy", {"opaque", "fractional", "named", "trap"});
+  }
+  void sample(size_t form, const Form& f, const golden::StoreResult& g,
+              const golden::WarpContext& ctx, const golden::WarpOperands& ops) {
+    form_->hit(form);
+    for (unsigned l = 0; l < 32; ++l)
+      if (g.fault[l].kind != golden::FaultKind::None) fault_->hit(size_t(g.fault[l].kind) - 1);
+    if (f.sass) return;
+    const isa::Instruction& ins = f.ins;
+    if (ins.op != isa::Opcode::St) return;
+    const size_t sem = ins.mmio ? 4 : size_t(ins.effective_sem());
+    size_t space = 0;
+    if (ins.space) {
+      switch (isa::effective(*ins.space)) {
+        case isa::Space::Global:
+          space = 1;
+          break;
+        case isa::Space::SharedCta:
+          space = 2;
+          break;
+        case isa::Space::SharedCluster:
+          space = 3;
+          break;
+        case isa::Space::Local:
+          space = 4;
+          break;
+        case isa::Space::ParamFunc:
+          space = 5;
+          break;
+        default:
+          space = 6;
+          break;
+      }
+    }
+    sem_space_.hit(sem, space);
+    if (ins.scope && (sem == 2 || sem == 3)) sem_scope_.hit(sem - 2, size_t(*ins.scope));
+    if (ins.type) {
+      const unsigned bits = isa::bytes_of(*ins.type) * 8;
+      const size_t w = bits == 8 ? 0 : bits == 16 ? 1 : bits == 32 ? 2 : bits == 64 ? 3 : 4;
+      const unsigned lanes = ins.vec_lanes();
+      width_vec_.hit(w, lanes == 1 ? 0 : lanes == 2 ? 1 : lanes == 4 ? 2 : 3);
+    }
+    if (ins.cache_hint && ctx.active) {
+      const unsigned lowest = unsigned(__builtin_ctz(ctx.active));
+      policy_->hit(size_t(golden::decode_policy(ops.policy[lowest]).kind));  // enum order
+    }
+  }
+
+ private:
+  CoverPoint *form_, *fault_, *policy_;
+  Crossed sem_space_, sem_scope_, width_vec_;
+};
+
 CosimResult cosim_store_unit(const CosimOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   CosimResult res;
@@ -433,6 +575,8 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
   b.setup(r, &trace);
   Ring<std::string> history;
   StoreResult g, t;
+  std::optional<StoreUnitCoverage> cov;
+  if (o.coverage) cov.emplace(*o.coverage, kForms);
   for (uint64_t i = 0; i < o.txns; ++i) {
     const Bench::Warp w = b.gen(r, kForms);
     const uint64_t first_cycle = b.rtl->cycles();
@@ -473,6 +617,7 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
     }
     history.push(f.text + ": " + summary(g), i);
     ++res.matched;
+    if (cov) cov->sample(size_t(w.form - kForms.data()), f, g, w.ctx, w.ops);
   }
   if (res.report.empty() && b.caches) {  // everything still in the caches goes to DRAM
     b.events.clear();

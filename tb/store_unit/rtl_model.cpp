@@ -22,6 +22,7 @@
 #include "Vstu_store_path_nocache.h"
 #include "bits.h"
 #include "blocks.h"
+#include "code_coverage.h"
 #include "ports.h"
 #include "stu/golden/executor.h"
 #include "verilated.h"
@@ -116,7 +117,8 @@ class PathModel final : public RtlStoreModel {
         no_caches_(std::move(no_caches)) {
     ctx_->fatalOnError(false);
     ctx_->randReset(2);  // X-randomisation from the seed (1 unless the cosimulation gives one)
-    ctx_->randSeed(int((trace ? trace->x_seed : 1) % 0x7FFFFFFF) + 1);
+    x_seed_ = trace ? trace->x_seed : 1;
+    ctx_->randSeed(int(x_seed_ % 0x7FFFFFFF) + 1);
     const bool wave = trace && !trace->path.empty();
     if (wave) ctx_->traceEverOn(true);
     dut_ = std::make_unique<Top>(ctx_.get(), "stu_store_path");
@@ -178,6 +180,7 @@ class PathModel final : public RtlStoreModel {
   ~PathModel() override {
     if (fst_) fst_->close();
     dut_->final();
+    save_code_coverage(*ctx_, dut_->modelName(), x_seed_);
   }
 
   bool has_caches() const override { return caches_; }
@@ -670,6 +673,7 @@ class PathModel final : public RtlStoreModel {
   static constexpr uint64_t kMaxCycles = 1 << 20;
   golden::MachineState image_;
   std::unique_ptr<VerilatedContext> ctx_;
+  uint64_t x_seed_ = 1;  // the X-randomisation seed (names the coverage file)
   std::unique_ptr<Top> dut_;
   bool caches_ = false;
   std::string no_caches_;

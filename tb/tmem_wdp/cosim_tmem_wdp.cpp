@@ -53,6 +53,42 @@ struct TmemWdpBench : StreamPorts<Vstu_tmem_wdp> {
 
   void setup(Clocked<Dut>&, Rng&) {}
 
+  // Functional coverage: every shape x .num x .unpack::16b, and what each thread's write did.
+  Crossed shape_num_, shape_unpack_;
+  CoverPoint* thread_ = nullptr;
+  void declare_coverage(Coverage& c) {
+    std::vector<std::string> shapes, nums;
+    for (TmemShape sh : kShapes) shapes.emplace_back(isa::to_string(sh));
+    for (unsigned n = 1; n <= 128; n *= 2) nums.push_back("x" + std::to_string(n));
+    CoverPoint& shape = c.point("tmem_wdp.shape", shapes);
+    shape_num_ = c.crossed(
+        "tmem_wdp.shape_x_num", shape, c.point("tmem_wdp.num", nums), [](size_t i, size_t j) {
+          return (1u << j) > isa::max_num(kShapes[i])
+                     ? "more than 128 registers (isa::max_num: the shape's largest .num)"
+                     : "";
+        });
+    shape_unpack_ = c.crossed("tmem_wdp.shape_x_unpack", shape,
+                              c.point("tmem_wdp.unpack", {"packed", "unpack_16b"}));
+    thread_ =
+        &c.point("tmem_wdp.thread_result", {"writes", "lane_quarter_fault", "column_range_fault"});
+  }
+  void cover_in(const In& in) {
+    size_t sh = 0;
+    while (kShapes[sh] != in.w.shape) ++sh;
+    const size_t n = size_t(__builtin_ctz(in.w.num));
+    shape_num_.hit(sh, n);  // the shape once
+    shape_unpack_.b->hit(in.w.unpack);
+    shape_unpack_.ab->hit(shape_unpack_.index(sh, in.w.unpack));
+  }
+  void cover_out(const Out& o) {
+    if (o.write) return;
+    for (const Fault& f : o.fault) {
+      thread_->hit(f.kind == golden::FaultKind::TmemLaneQuarter   ? 1
+                   : f.kind == golden::FaultKind::TmemColumnRange ? 2
+                                                                  : 0);
+    }
+  }
+
   static constexpr std::array<TmemShape, 5> kShapes = {TmemShape::S32x32b, TmemShape::S16x64b,
                                                        TmemShape::S16x128b, TmemShape::S16x256b,
                                                        TmemShape::S16x32bx2};
