@@ -272,6 +272,13 @@ class StoreParser {
 
   bool parse_scalar(Operand& o, std::optional<uint64_t>* int_value = nullptr) {
     const Token& head = lx_.peek();
+    if (head.kind == TokKind::Word && head.text[0] == '%') {  // a register: the usual case
+      const Token t = take();
+      o.loc = t.loc;
+      o.kind = Operand::Kind::Register;
+      o.text.assign(t.text.data(), t.text.size());
+      return true;
+    }
     if (starts_const_expr(head)) {  // an immediate: a literal or a constant expression
       ConstExpr e;
       if (!parse_const_expr(lx_, ConstUse::Source, d_, e)) return false;

@@ -750,7 +750,8 @@ class Validator {
   }
 
   // Relaxed type check of a source of type `type` (a register, or a whole brace list).
-  void check_source_type(const Symbol* s, DataType type, std::string_view what, Loc loc,
+  // Returns whether the source passed (an error is reported when it did not).
+  bool check_source_type(const Symbol* s, DataType type, std::string_view what, Loc loc,
                          bool any_size = false) {
     DataType t = *ins_.type;
     bool ok = s->vec_lanes == 1 && source_type_ok(t, type, any_size);
@@ -767,6 +768,7 @@ class Validator {
                      " does not match instruction type ." + std::string(to_string(t)) +
                      " (relaxed type-checking rules)");
     }
+    return ok;
   }
 
   void check_param_guard() {
@@ -1090,13 +1092,15 @@ class Validator {
       }
       // ptxas 13.0: a packed-half register does not mix with signed/unsigned ones.
       bool packed = false, integer = false;
+      const Symbol* passed = nullptr;  // the last declaration whose register passed
       for (const Operand& o : ins_.src) {
         if (o.kind == Operand::Kind::Sink) {
           error(o.loc, "the sink '_' is not allowed in 'tcgen05.st'");
         } else if (o.kind == Operand::Kind::Register) {
           const Symbol* r = source_symbol(o);
-          if (!r) continue;
-          check_source_type(r, r->type, o.text, o.loc);
+          // Registers of one `%r<N>` declaration share its Symbol: the same checks, passed.
+          if (!r || r == passed) continue;
+          if (check_source_type(r, r->type, o.text, o.loc)) passed = r;
           packed |= r->type == DataType::F16x2 || r->type == DataType::BF16x2;
           integer |= kind_of(r->type) == TypeKind::Signed || kind_of(r->type) == TypeKind::Unsigned;
         }
