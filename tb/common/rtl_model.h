@@ -25,14 +25,28 @@ class RtlStoreModel : public sts::StoreModel {
   virtual uint64_t cycles() const = 0;
 };
 
-// How the Verilated models start: the seed of their X-randomisation (--x-assign/--x-initial
-// unique: every register that escapes reset takes a value drawn from it), and an optional FST
-// waveform of the cycles [from, to] of the top (the cosimulation's failure rerun).
+// The memory side the top talks to. With seed 0 (`stu run --on rtl`): the allocation and
+// mbarrier-read ports are answered in the cycle they ask, the status and mbarrier-write ports
+// are always ready, and the request, event and TMEM ports follow a fixed back-pressure pattern.
+// With a seed (the cosimulation): every answer waits 0 to max_latency cycles (drawn per
+// request), and every output port's ready is low with probability `stall` in each cycle, all
+// drawn from the seed.
+struct RtlEnvironment {
+  uint64_t seed = 0;
+  unsigned max_latency = 0;
+  double stall = 0.0;
+};
+
+// How the Verilated models start and run: the seed of their X-randomisation
+// (--x-assign/--x-initial unique: every register that escapes reset takes a value drawn from
+// it), an optional FST waveform of the cycles [from, to] of the top (the cosimulation's failure
+// rerun), and the memory side's behaviour.
 struct RtlTrace {
   std::string path;  // empty: no waveform
   uint64_t from = 0;
   uint64_t to = ~uint64_t(0);
   uint64_t x_seed = 1;
+  RtlEnvironment env;
 };
 
 std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,

@@ -161,6 +161,25 @@ struct Bench {
     cfg.shared_bytes = 16 << 10;
     cfg.local_bytes = 1 << 10;
     cfg.param_func_bytes = 512;
+    // The address windows of this seed: the defaults sometimes, else four windows at random
+    // places in a random region, with random sizes and a random CTA stride (as the
+    // addr_resolve bench draws them), local sometimes at the very top of memory.
+    if (r.chance(0.75)) {
+      for (int attempt = 0; attempt < 100; ++attempt) {
+        golden::ModelConfig c = cfg;
+        c.map.shared_cta_stride = uint64_t(1) << (14 + r.below(9));  // holds shared_bytes
+        const uint64_t region = uint64_t(0x10 + r.below(0x60)) << 40;
+        c.map.shared = {region, c.map.shared_cta_stride * (c.cluster_ctas + r.below(4))};
+        c.map.local = {region + (uint64_t(1) << 36), uint64_t(1 + r.below(1 << 12)) << 12};
+        c.map.param = {region + (uint64_t(2) << 36), uint64_t(1 + r.below(16)) << 12};
+        c.map.konst = {region + (uint64_t(3) << 36), uint64_t(1 + r.below(256)) << 12};
+        if (r.chance(0.1)) c.map.local = {~uint64_t(0) - 0xFFFFF - 0x10000, 0x100000};
+        if (c.check().empty()) {
+          cfg = c;
+          break;
+        }
+      }
+    }
     cfg.sass_misalign =
         r.chance(0.5) ? golden::MisalignMode::Fault : golden::MisalignMode::ForceAlign;
     gold = std::make_unique<MachineState>(cfg);
@@ -571,7 +590,10 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
   static const std::vector<Form> kForms = forms();
   Rng r(o.seed * 0x9E3779B97F4A7C15ull + 7);
   Bench b;
-  const RtlTrace trace{o.wave, o.wave_from, o.wave_to, o.seed};  // X values from the seed too
+  // X values from the seed too; and a memory side that answers late and stalls every output
+  // at random (RtlEnvironment), from the seed, at the --stall probability.
+  const RtlTrace trace{o.wave, o.wave_from, o.wave_to, o.seed,
+                       RtlEnvironment{o.seed * 0xD1B54A32D192ED03ull + 11, 4, o.stall}};
   b.setup(r, &trace);
   Ring<std::string> history;
   StoreResult g, t;

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -118,6 +119,8 @@ class PathModel final : public RtlStoreModel {
     ctx_->fatalOnError(false);
     ctx_->randReset(2);  // X-randomisation from the seed (1 unless the cosimulation gives one)
     x_seed_ = trace ? trace->x_seed : 1;
+    if (trace) env_ = trace->env;
+    env_rng_.seed(env_.seed);
     ctx_->randSeed(int(x_seed_ % 0x7FFFFFFF) + 1);
     const bool wave = trace && !trace->path.empty();
     if (wave) ctx_->traceEverOn(true);
@@ -556,12 +559,21 @@ class PathModel final : public RtlStoreModel {
     u.mbar_wr_ready_i = 1;
     u.st_ready_i = 1;
     bool done = false;
+    alloc_wait_.fill(kNotAsked);
+    mbar_wait_ = kNotAsked;
     for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
-      // Back-pressure on the request, event and TMEM ports: a fixed pseudo-random pattern.
-      lfsr_ = lfsr_ >> 1 ^ (-(lfsr_ & 1u) & 0xB400u);
-      u.req_ready_i = (lfsr_ & 3) != 0;
-      u.ev_ready_i = (lfsr_ & 12) != 0;
-      u.tm_ready_i = (lfsr_ & 48) != 0;
+      if (env_.seed) {  // random back-pressure on every output port
+        u.req_ready_i = !stall();
+        u.ev_ready_i = !stall();
+        u.tm_ready_i = !stall();
+        u.mbar_wr_ready_i = !stall();
+        u.st_ready_i = !stall();
+      } else {  // on the request, event and TMEM ports: a fixed pseudo-random pattern
+        lfsr_ = lfsr_ >> 1 ^ (-(lfsr_ & 1u) & 0xB400u);
+        u.req_ready_i = (lfsr_ & 3) != 0;
+        u.ev_ready_i = (lfsr_ & 12) != 0;
+        u.tm_ready_i = (lfsr_ & 48) != 0;
+      }
       u.reg_valid_i = d.kind == kTcgen05 && beat < d.regs && !u.in_valid_i;
       if (u.reg_valid_i) {
         u.reg_last_i = beat + 1 == d.regs;
@@ -571,23 +583,44 @@ class PathModel final : public RtlStoreModel {
       u.clk_i = 0;
       u.eval();
       const bool taken = u.in_valid_i && u.in_ready_o;  // at this cycle's edge
-      // The memory side answers in the cycle it is asked (then the outputs settle again).
+      // The memory side answers a request when its latency has passed (0: in the cycle it is
+      // asked), while the request holds; then the outputs settle again.
       const uint32_t asked = u.alloc_req_valid_o;
-      if (asked || u.mbar_rd_valid_o) {
+      uint32_t answer = 0;
+      for (unsigned l = 0; l < 32; ++l) {
+        if (!(asked >> l & 1)) {
+          alloc_wait_[l] = kNotAsked;
+          continue;
+        }
+        if (alloc_wait_[l] == kNotAsked) alloc_wait_[l] = latency();
+        if (alloc_wait_[l] == 0) answer |= 1u << l;
+      }
+      if (!u.mbar_rd_valid_o) {
+        mbar_wait_ = kNotAsked;
+      } else if (mbar_wait_ == kNotAsked) {
+        mbar_wait_ = latency();
+      }
+      const bool mbar_answer = u.mbar_rd_valid_o && mbar_wait_ == 0;
+      if (answer || mbar_answer) {
         uint32_t ok = 0;
-        for (uint32_t m = asked; m; m &= m - 1) {
+        for (uint32_t m = answer; m; m &= m - 1) {
           const unsigned l = unsigned(__builtin_ctz(m));
           if (image_.allocations().contains(get_bits(u.alloc_req_addr_o, 64 * l, 64),
                                             u.alloc_req_size_o))
             ok |= 1u << l;
         }
-        u.alloc_rsp_valid_i = asked;
+        u.alloc_rsp_valid_i = answer;
         u.alloc_rsp_ok_i = ok;
-        u.mbar_rd_rsp_valid_i = u.mbar_rd_valid_o;
-        if (u.mbar_rd_valid_o)
+        u.mbar_rd_rsp_valid_i = mbar_answer;
+        if (mbar_answer)
           u.mbar_rd_word_i = golden::encode(image_.mbar(u.mbar_rd_cta_o, u.mbar_rd_offset_o));
         u.eval();
       }
+      // A request answered at this edge is done; one still waiting is a cycle closer.
+      for (unsigned l = 0; l < 32; ++l)
+        if (alloc_wait_[l] != kNotAsked)
+          alloc_wait_[l] = alloc_wait_[l] ? alloc_wait_[l] - 1 : kNotAsked;
+      if (mbar_wait_ != kNotAsked) mbar_wait_ = mbar_wait_ ? mbar_wait_ - 1 : kNotAsked;
       if (u.req_valid_o && u.req_ready_i) take_line(out);
       if (u.tm_valid_o && u.tm_ready_i) take_tmem(out);
       const bool beat_taken = u.reg_valid_i && u.reg_ready_o;
@@ -678,6 +711,17 @@ class PathModel final : public RtlStoreModel {
   bool caches_ = false;
   std::string no_caches_;
   uint32_t lfsr_ = 0xACE1u;
+  // The memory side (RtlEnvironment): cycles each lane's allocation request and the mbarrier
+  // read still wait before they are answered.
+  static constexpr unsigned kNotAsked = ~0u;
+  RtlEnvironment env_;
+  std::mt19937_64 env_rng_;
+  std::array<unsigned, 32> alloc_wait_{};
+  unsigned mbar_wait_ = kNotAsked;
+  unsigned latency() {
+    return env_.max_latency ? unsigned(env_rng_() % (env_.max_latency + 1)) : 0;
+  }
+  bool stall() { return double(env_rng_() >> 11) * 0x1.0p-53 < env_.stall; }
   std::string error_;
   uint64_t cycles_ = 0;
   uint64_t last_policy_raw_ = 0;

@@ -61,6 +61,41 @@ TEST(StoreUnit, CoalescedU32WarpIsOneFullLineInTheImage) {
   EXPECT_EQ(b[3], 0xA0);
 }
 
+// A memory side that answers late and stalls every port (the cosimulation's environment)
+// changes when things happen, never what: the same warp store gives the same result, in more
+// cycles. Every lane asks the allocation port (a global store), so the answers wait 0..8
+// cycles each; the status port is ready a quarter of the cycles.
+TEST(StoreUnit, ALateAndStallingMemorySideChangesTimingNotResults) {
+  const isa::Instruction ins = parse("st.global.v2.u32 [%rd1], {%r1, %r2};");
+  golden::WarpOperands ops;
+  ops.src.assign(64, golden::RegValue{});
+  for (unsigned l = 0; l < 32; ++l) {
+    ops.addr[l] = 0x10000 + 8 * (31 - l) + (l == 5 ? 0x2000 : 0);  // lane 5 outside
+    ops.src[l].lo = l;
+    ops.src[32 + l].lo = 0x100 + l;
+  }
+  // One model at a time (a process's Verilated models are made and destroyed in turn here).
+  const auto run = [&](const tb::RtlTrace* env, golden::StoreResult& out) {
+    auto m = tb::make_rtl_model(golden::ModelConfig{}, env);
+    m->image().allocations().add(0x10000, 0x1000);
+    m->execute(ins, golden::WarpContext{0, 0, ~0u}, ops, out);
+    EXPECT_EQ(m->take_error(), "");
+    return m->cycles();
+  };
+  golden::StoreResult fast, slow;
+  tb::RtlTrace env;
+  env.env = tb::RtlEnvironment{7, 8, 0.75};
+  const uint64_t fast_cycles = run(nullptr, fast);
+  const uint64_t slow_cycles = run(&env, slow);
+  EXPECT_EQ(fast.fault_mask, 1u << 5);  // out of the allocation
+  EXPECT_EQ(slow.fault_mask, fast.fault_mask);
+  EXPECT_EQ(slow.stored_mask, ~0u & ~(1u << 5));
+  EXPECT_EQ(slow.stored_mask, fast.stored_mask);
+  ASSERT_EQ(slow.lines.size(), fast.lines.size());
+  for (size_t i = 0; i < fast.lines.size(); ++i) EXPECT_EQ(slow.lines[i].line, fast.lines[i].line);
+  EXPECT_GT(slow_cycles, fast_cycles + 8);
+}
+
 TEST(StoreUnit, MisalignedLaneFaultsAloneAndTheOthersStore) {
   auto m = tb::make_rtl_model(golden::ModelConfig{});
   m->image().allocations().add(0x10000, 0x1000);
