@@ -96,6 +96,32 @@ TEST(StoreUnit, ALateAndStallingMemorySideChangesTimingNotResults) {
   EXPECT_GT(slow_cycles, fast_cycles + 8);
 }
 
+// tcgen05.alloc/dealloc on the RTL's allocator (stu_tmem_alloc): requests it must refuse change
+// nothing. Counts: a power of two of columns in [32, 512]; placement: the lowest run of free
+// 32-column units that fits; a dealloc names one live allocation exactly (start and size).
+TEST(StoreUnit, TmemAllocatorRefusesBadRequestsAndChangesNothing) {
+  auto m = tb::make_rtl_model(golden::ModelConfig{});
+  EXPECT_FALSE(m->tmem_alloc(0, 48));    // not a power of two
+  EXPECT_FALSE(m->tmem_alloc(0, 16));    // below one unit
+  EXPECT_FALSE(m->tmem_alloc(0, 1024));  // beyond the 512 columns
+  EXPECT_FALSE(m->tmem_alloc(0, 0));
+  EXPECT_FALSE(m->tmem_dealloc(0, 0, 32));                        // nothing is allocated
+  ASSERT_EQ(m->tmem_alloc(0, 256), std::optional<uint32_t>(0u));  // units 0..7: nothing moved
+  ASSERT_EQ(m->tmem_alloc(0, 128), std::optional<uint32_t>(256u));
+  ASSERT_EQ(m->tmem_alloc(0, 64), std::optional<uint32_t>(384u));
+  EXPECT_FALSE(m->tmem_alloc(0, 128));              // 64 columns are left: no run of 4 units
+  EXPECT_FALSE(m->tmem_dealloc(0, 0, 128));         // the size of the allocation at 0 is 256
+  EXPECT_FALSE(m->tmem_dealloc(0, 32, 32));         // not the start of a live allocation
+  EXPECT_FALSE(m->tmem_dealloc(0, 1u << 16, 256));  // lane 1: not an allocation's address
+  EXPECT_FALSE(m->tmem_dealloc(0, 448, 64));        // free columns
+  EXPECT_TRUE(m->tmem_dealloc(0, 0, 256));
+  EXPECT_FALSE(m->tmem_dealloc(0, 0, 256));  // freed once
+  // First fit into the freed hole, below the allocations still live.
+  EXPECT_EQ(m->tmem_alloc(0, 64), std::optional<uint32_t>(0u));
+  EXPECT_EQ(m->tmem_alloc(0, 128), std::optional<uint32_t>(64u));
+  EXPECT_EQ(m->take_error(), "");
+}
+
 TEST(StoreUnit, MisalignedLaneFaultsAloneAndTheOthersStore) {
   auto m = tb::make_rtl_model(golden::ModelConfig{});
   m->image().allocations().add(0x10000, 0x1000);
