@@ -84,6 +84,11 @@ const char* const kPtx[] = {
     "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [$A], {$R, $R, $R, $R}, [$M];",
     "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.s64 [$A], {$D, $D}, [$M];",
     "st.async.release.global.u32 [$A], $R;",
+    "st.async.u32 [$A], $R;",
+    "st.global.v8.b16 [$A], {$H, $H, $H, $H, $H, $H, $H, $H};",
+    "st.shared.v8.u8 [$A], {$B, $B, $B, $B, $B, $B, $B, $B};",
+    "st.global.L2::evict_last.u32 [$A], $R;",
+    "st.global.L1::evict_first.L2::evict_first.v2.u32 [$A], {$R, $R};",
     "tcgen05.st.sync.aligned.32x32b.x4.b32 [$T], {$R, $R, $R, $R};",
     "tcgen05.st.sync.aligned.32x32b.x1.unpack::16b.b32 [$T], {$R};",
     "tcgen05.st.sync.aligned.16x64b.x2.b32 [$T], {$R, $R};",
@@ -278,6 +283,7 @@ struct Bench {
     w.ctx.cta = uint16_t(r.below(cfg.cluster_ctas + (r.chance(0.02) ? 1 : 0)));
     w.ctx.warp = uint16_t(r.below(cfg.warps_per_cta));
     w.ctx.active = r.chance(0.6) ? ~0u : uint32_t(r.next());
+    if (r.chance(0.03)) w.ctx.active = 1u << r.below(32);  // one lane
     const int pattern = int(r.below(6));
     const uint64_t base = r.next() & ~uint64_t(127) >> (r.chance(0.5) ? 0 : 40);
     if (f.sass) {
@@ -521,7 +527,8 @@ class StoreUnitCoverage {
                            c.point("store_unit.element_bits", {"8", "16", "32", "64", "128"}),
                            c.point("store_unit.vector", {"scalar", "v2", "v4", "v8"}),
                            [](size_t w, size_t v) {
-                             if (v == 3 && w != 2) return ".v8 is for 32-bit elements";
+                             if (v == 3 && w >= 3)
+                               return ".v8 of 64- or 128-bit elements: more than 32 bytes";
                              if (w == 4 && v != 0) return ".b128 is not a vector element";
                              return "";
                            });
@@ -530,10 +537,17 @@ class StoreUnitCoverage {
       faults.emplace_back(golden::to_string(golden::FaultKind(k)));
     fault_ = &c.point("store_unit.fault", faults);
     policy_ = &c.point("store_unit.policy", {"opaque", "fractional", "named", "trap"});
+    active_ = &c.point("store_unit.active_lanes", {"all", "some", "one"});
+    async_cluster_ = &c.point("store_unit.st_async_cluster", {"one_cta", "several_ctas"});
   }
   void sample(size_t form, const Form& f, const golden::StoreResult& g,
-              const golden::WarpContext& ctx, const golden::WarpOperands& ops) {
+              const golden::WarpContext& ctx, const golden::WarpOperands& ops,
+              uint32_t cluster_ctas) {
     form_->hit(form);
+    const int lanes = __builtin_popcount(ctx.active);
+    if (lanes) active_->hit(lanes == 32 ? 0 : lanes == 1 ? 2 : 1);
+    if (!f.sass && f.ins.op == isa::Opcode::StAsync && f.ins.mbar)
+      async_cluster_->hit(cluster_ctas == 1 ? 0 : 1);
     for (unsigned l = 0; l < 32; ++l)
       if (g.fault[l].kind != golden::FaultKind::None) fault_->hit(size_t(g.fault[l].kind) - 1);
     if (f.sass) return;
@@ -578,7 +592,7 @@ class StoreUnitCoverage {
   }
 
  private:
-  CoverPoint *form_, *fault_, *policy_;
+  CoverPoint *form_, *fault_, *policy_, *active_, *async_cluster_;
   Crossed sem_space_, sem_scope_, width_vec_;
 };
 
@@ -639,7 +653,7 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
     }
     history.push(f.text + ": " + summary(g), i);
     ++res.matched;
-    if (cov) cov->sample(size_t(w.form - kForms.data()), f, g, w.ctx, w.ops);
+    if (cov) cov->sample(size_t(w.form - kForms.data()), f, g, w.ctx, w.ops, b.cfg.cluster_ctas);
   }
   if (res.report.empty() && b.caches) {  // everything still in the caches goes to DRAM
     b.events.clear();
