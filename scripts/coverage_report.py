@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """RTL code-coverage report from an lcov .info file written by `verilator_coverage --write-info`.
 
-Prints line coverage per RTL file and in total, toggle coverage where the file has it, and every
-line not hit with its reason from the waiver file. Exit status: 0 when the total line coverage
+Prints line coverage per RTL file and in total (a line's points: its statement, or the toggles
+of the signal it declares) and every line not hit with its reason from the waiver file. Exit status: 0 when the total line coverage
 is at least --min and every line not hit has a reason; 1 otherwise; 2 on bad input.
 
 Waiver file (rtl/coverage_waivers.txt), one per line, `#` comments:
@@ -89,15 +89,15 @@ def main():
     total_found = total_hit = 0
     unexplained = []
     missed = []
-    print(f"{'file':34} {'lines':>7} {'hit':>7} {'line %':>7} {'toggle %':>9}")
+    # verilator_coverage --write-info gives every point as a line (DA): a statement's line point,
+    # or the toggle points of the signal declared on the line.
+    print(f"{'file':34} {'lines':>7} {'hit':>7} {'line %':>7}")
     for file in sorted(lines):
         found = len(lines[file])
         hit = sum(1 for c in lines[file].values() if c > 0)
         total_found += found
         total_hit += hit
-        bf, bh = branches.get(file, [0, 0])
-        toggle = f"{100.0 * bh / bf:8.1f}%" if bf else "        -"
-        print(f"{file:34} {found:7} {hit:7} {100.0 * hit / max(found, 1):6.1f}% {toggle}")
+        print(f"{file:34} {found:7} {hit:7} {100.0 * hit / max(found, 1):6.1f}%")
         try:
             with open(file, encoding="utf-8") as f:
                 source = f.read().splitlines()
