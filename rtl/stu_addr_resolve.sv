@@ -14,6 +14,7 @@
 //
 // Latency 1 cycle, throughput 1 address per cycle; valid/ready on both sides.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_addr_resolve
   import stu_pkg::*;
@@ -230,24 +231,29 @@ module stu_addr_resolve
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // The stride is a power of two (golden ModelConfig::check), so rank/offset are a shift/mask.
-  StrideOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      in_valid_i |-> $onehot(stride_q))
-    else $error("stu_addr_resolve: the shared stride %0h is not a power of two", stride_q);
+  // Input constraint: the shared stride is a power of two (golden ModelConfig::check), so
+  // rank/offset are a shift/mask.
+  `ASSUME_IF(StrideOneHot_A, $onehot(stride_q), in_valid_i)
+  // Input constraint: the issuing CTA is a CTA of its cluster (cta_i < the cluster size), for
+  // the one resolution that uses it as a shared rank, `.shared::cta` (a store to its own CTA's
+  // shared memory); golden::resolve_space does not check it either. Without it SharedRank_A
+  // fails (a `.shared::cta` store of CTA 16 in a cluster of 1).
+  `ASSUME_IF(CtaInCluster_A, 64'(cta_i) < cluster_q,
+             take && !generic_i && (space_i == SpaceShared || space_i == SpaceSharedCta) &&
+             addr_i < stride_q)
   // A faulting address produces no destination.
-  FaultNoDest_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && fault_o != FaultNone |-> dest_o == '0 && offset_o == '0)
-    else $error("stu_addr_resolve: a fault with a destination");
+  `ASSERT_IF(FaultNoDest_A, dest_o == '0 && offset_o == '0, out_valid_o && fault_o != FaultNone)
   // A shared destination is a CTA of the cluster.
-  SharedRank_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && fault_o == FaultNone && dest_o.space == MemShared |->
-      64'(dest_o.cta) < cluster_q)
-    else $error("stu_addr_resolve: shared rank %0d outside the cluster", dest_o.cta);
+  `ASSERT_IF(SharedRank_A, 64'(dest_o.cta) < cluster_q,
+             out_valid_o && fault_o == FaultNone && dest_o.space == MemShared)
   // The output holds while it waits.
-  OutStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && !out_ready_i |=> out_valid_o && $stable(dest_o) && $stable(offset_o))
-    else $error("stu_addr_resolve: output changed while stalled");
-`endif
+  `ASSERT_NEXT(OutStable_A, out_valid_o && $stable(dest_o) && $stable(offset_o),
+               out_valid_o && !out_ready_i)
+  // Handshakes and outputs are known out of reset.
+  `ASSERT_KNOWN(InReadyKnown_A, in_ready_o)
+  `ASSERT_KNOWN(OutValidKnown_A, out_valid_o)
+  `ASSERT_KNOWN_IF(DestKnown_A, dest_o, out_valid_o)
+  `ASSERT_KNOWN_IF(OffsetKnown_A, offset_o, out_valid_o)
+  `ASSERT_KNOWN_IF(FaultKnown_A, fault_o, out_valid_o)
 
 endmodule
