@@ -152,6 +152,11 @@ module stu_store_align
   // The output holds while it waits.
   `ASSERT_NEXT(OutStable_A, out_valid_o && $stable(addr_o) && $stable(sector_mask_o),
                out_valid_o && !out_ready_i)
+`ifdef STU_FORMAL_WRONG
+  // Deliberately wrong (rtl/formal/formal.sh --wrong shows its counterexample): a lane is never
+  // forced down, which ForceAlign mode does to every misaligned lane.
+  `ASSERT_IF(NeverForced_A, !forced_o, out_valid_o)
+`endif
   // Handshakes and outputs are known out of reset.
   `ASSERT_KNOWN(InReadyKnown_A, in_ready_o)
   `ASSERT_KNOWN(OutValidKnown_A, out_valid_o)
