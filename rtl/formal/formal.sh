@@ -41,8 +41,7 @@ prove() {
     read_verilog -sv -formal $defs -I$work/src $top_file
     prep -top $top ; delete -output o:* ; $drop opt_clean
     async2sync ; dffunmap
-    sat -tempinduct -prove-asserts -set-assumes -set-def-inputs -set-init-undef
-        -seq 1 -set-at 1 rst_ni 0 -maxsteps $MAXSTEPS -verify -show-inputs -show-outputs" \
+    sat -tempinduct -prove-asserts -set-assumes -set-def-inputs -set-init-undef -seq 1 -set-at 1 rst_ni 0 -maxsteps $MAXSTEPS -verify -show-inputs -show-outputs" \
     >/dev/null 2>&1 || rc=$?
   local secs=$((SECONDS - t0)) depth
   depth=$(grep -c '^\*\* Trying induction with length' "$log" || true)
@@ -69,8 +68,7 @@ bmc() {
     read_verilog -sv -formal -I$work/src $work/src/$top.sv
     prep -top $top ; delete -output o:* ; chformal -assert -remove t:\$assert n:$prop %d ; opt_clean
     async2sync ; dffunmap
-    sat -prove-asserts -set-assumes -set-def-inputs -set-init-undef -seq $BMC_DEPTH
-        -set-at 1 rst_ni 0 -verify -show-inputs -show-outputs" >/dev/null 2>&1 || rc=$?
+    sat -prove-asserts -set-assumes -set-def-inputs -set-init-undef -seq $BMC_DEPTH -set-at 1 rst_ni 0 -verify -show-inputs -show-outputs" >/dev/null 2>&1 || rc=$?
   local secs=$((SECONDS - t0))
   if ((rc == 0)); then
     echo "$block/$prop: no counterexample in $BMC_DEPTH steps from reset (BMC; ${secs} s)"
@@ -82,7 +80,6 @@ bmc() {
 }
 
 if [[ ${1:-} == --wrong ]]; then
-  # prove's sed reads prove's own name for the top: store_align's file
   if prove store_align STU_FORMAL_WRONG; then
     echo "formal --wrong: the wrong property was proved: the prover is not checking"
     exit 1
