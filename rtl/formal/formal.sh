@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 command -v yosys >/dev/null 2>&1 || { echo "formal: yosys not found: skipped"; exit 77; }
 . rtl/formal/yosys_src.sh
 
-ALL=(store_align mbarrier addr_resolve coalescer)
+ALL=(store_align mbarrier addr_resolve)
 # Properties that are not inductive within MAXSTEPS: checked by bounded model checking from
 # reset to BMC_DEPTH steps instead (and left out of the block's induction).
 declare -A BMC_ONLY=([addr_resolve]="OutStable_A")
