@@ -14,6 +14,7 @@
 //
 // Latency 1 cycle, throughput 1 address per cycle; valid/ready on both sides.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_addr_resolve
   import stu_pkg::*;
@@ -49,10 +50,10 @@ module stu_addr_resolve
   function automatic logic [5:0] log2_of(input logic [63:0] v);
     logic [5:0] r;
     r = '0;
-    for (int unsigned b = 0; b < 64; b++) begin
+    for (int b = 0; b < 64; b++) begin
       if (v[b]) r = 6'(b);
     end
-    return r;
+    log2_of = r;  // (yosys 0.23 takes no `return` here)
   endfunction
 
   // Configuration registers.
@@ -110,13 +111,6 @@ module stu_addr_resolve
   logic [31:0] thread;
   assign thread = {11'd0, warp_i, lane_i};  // warp * 32 + lane
 
-  // .shared::cluster: rank and offset of a cluster-relative shared address.
-  function automatic void cluster_split(input logic [63:0] rel, input logic [5:0] sh,
-                                        input logic [63:0] stride, output logic [63:0] rank,
-                                        output logic [63:0] off);
-    rank = rel >> sh;
-    off  = rel & (stride - 64'd1);
-  endfunction
 
   dest_t       dest_d;
   logic [63:0] offset_d;
@@ -131,14 +125,18 @@ module stu_addr_resolve
     off      = '0;
     if (generic_i) begin
       if (in_shared) begin
-        cluster_split(shared_rel, stride_log2_q, stride_q, rank, off);
+        rank = shared_rel >> stride_log2_q;  // .shared::cluster: rank and offset in the CTA
+        off  = shared_rel & (stride_q - 64'd1);
         if (rank >= cluster_q) fault_d = FaultOutOfWindow;
         else begin
-          dest_d   = '{space: MemShared, cta: rank[15:0], thread: '0};
+          dest_d.space  = MemShared;
+          dest_d.cta    = rank[15:0];
           offset_d = off;
         end
       end else if (in_local) begin
-        dest_d   = '{space: MemLocal, cta: cta_i, thread: thread};
+        dest_d.space  = MemLocal;
+        dest_d.cta    = cta_i;
+        dest_d.thread = thread;
         offset_d = local_rel;
       end else if (in_param) begin
         dest_d.space = MemParamEntry;
@@ -159,27 +157,34 @@ module stu_addr_resolve
         SpaceLocal: begin
           if (addr_i >= local_size_q) fault_d = FaultOutOfWindow;
           else begin
-            dest_d   = '{space: MemLocal, cta: cta_i, thread: thread};
+            dest_d.space  = MemLocal;
+            dest_d.cta    = cta_i;
+            dest_d.thread = thread;
             offset_d = addr_i;
           end
         end
         SpaceShared, SpaceSharedCta: begin
           if (addr_i >= stride_q) fault_d = FaultOutOfWindow;
           else begin
-            dest_d   = '{space: MemShared, cta: cta_i, thread: '0};
+            dest_d.space  = MemShared;
+            dest_d.cta    = cta_i;
             offset_d = addr_i;
           end
         end
         SpaceSharedCluster: begin
-          cluster_split(addr_i, stride_log2_q, stride_q, rank, off);
+          rank = addr_i >> stride_log2_q;
+          off  = addr_i & (stride_q - 64'd1);
           if (rank >= cluster_q) fault_d = FaultOutOfWindow;
           else begin
-            dest_d   = '{space: MemShared, cta: rank[15:0], thread: '0};
+            dest_d.space  = MemShared;
+            dest_d.cta    = rank[15:0];
             offset_d = off;
           end
         end
         SpaceParam, SpaceParamFunc: begin
-          dest_d   = '{space: MemParamFunc, cta: cta_i, thread: thread};
+          dest_d.space  = MemParamFunc;
+          dest_d.cta    = cta_i;
+          dest_d.thread = thread;
           offset_d = addr_i;
         end
         SpaceParamEntry: begin
@@ -230,24 +235,33 @@ module stu_addr_resolve
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // The stride is a power of two (golden ModelConfig::check), so rank/offset are a shift/mask.
-  StrideOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      in_valid_i |-> $onehot(stride_q))
-    else $error("stu_addr_resolve: the shared stride %0h is not a power of two", stride_q);
+  // Input constraint: the shared stride is a power of two (golden ModelConfig::check), so
+  // rank/offset are a shift/mask.
+  `ASSUME_IF(StrideOneHot_A, $onehot(stride_q), in_valid_i)
+  // Input constraint: the issuing CTA is a CTA of its cluster (cta_i < the cluster size), for
+  // the one resolution that uses it as a shared rank, `.shared::cta` (a store to its own CTA's
+  // shared memory); golden::resolve_space does not check it either. Without it SharedRank_A
+  // fails (a `.shared::cta` store of CTA 16 in a cluster of 1).
+  `ASSUME_IF(CtaInCluster_A, 64'(cta_i) < cluster_q,
+             take && !generic_i && (space_i == SpaceShared || space_i == SpaceSharedCta) &&
+             addr_i < stride_q)
+  // Input constraint: the cluster size is written only while the block is idle (no address
+  // offered, no result waiting): a result's rank is checked against the size it was resolved
+  // with.
+  `ASSUME_IF(ClusterQuiet_A, !in_valid_i && !out_valid_o, cfg_valid_i && cfg_sel_i == 4'd9)
   // A faulting address produces no destination.
-  FaultNoDest_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && fault_o != FaultNone |-> dest_o == '0 && offset_o == '0)
-    else $error("stu_addr_resolve: a fault with a destination");
+  `ASSERT_IF(FaultNoDest_A, dest_o == '0 && offset_o == '0, out_valid_o && fault_o != FaultNone)
   // A shared destination is a CTA of the cluster.
-  SharedRank_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && fault_o == FaultNone && dest_o.space == MemShared |->
-      64'(dest_o.cta) < cluster_q)
-    else $error("stu_addr_resolve: shared rank %0d outside the cluster", dest_o.cta);
+  `ASSERT_IF(SharedRank_A, 64'(dest_o.cta) < cluster_q,
+             out_valid_o && fault_o == FaultNone && dest_o.space == MemShared)
   // The output holds while it waits.
-  OutStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && !out_ready_i |=> out_valid_o && $stable(dest_o) && $stable(offset_o))
-    else $error("stu_addr_resolve: output changed while stalled");
-`endif
+  `ASSERT_NEXT(OutStable_A, out_valid_o && $stable(dest_o) && $stable(offset_o),
+               out_valid_o && !out_ready_i)
+  // Handshakes and outputs are known out of reset.
+  `ASSERT_KNOWN(InReadyKnown_A, in_ready_o)
+  `ASSERT_KNOWN(OutValidKnown_A, out_valid_o)
+  `ASSERT_KNOWN_IF(DestKnown_A, dest_o, out_valid_o)
+  `ASSERT_KNOWN_IF(OffsetKnown_A, offset_o, out_valid_o)
+  `ASSERT_KNOWN_IF(FaultKnown_A, fault_o, out_valid_o)
 
 endmodule

@@ -10,6 +10,7 @@
 //
 // Purely combinational.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_cache_way_select
   import stu_pkg::*;
@@ -61,5 +62,15 @@ module stu_cache_way_select
     hit_o = |hit_ways_o;
     way_o = hit_o ? way_hit : way_vict;
   end
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // Parameter legality: the sets and ways are powers of two (a set is a mask of the line
+  // number, a way an index), and a stamp fits golden's 56-bit key.
+  `ASSERT_INIT(SetsPow2_A, Sets >= 2 && (Sets & (Sets - 1)) == 0)
+  `ASSERT_INIT(WaysPow2_A, Ways >= 2 && (Ways & (Ways - 1)) == 0)
+  `ASSERT_INIT(StampBits_A, StampBits >= 1 && StampBits <= 56)
 
 endmodule

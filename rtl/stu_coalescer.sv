@@ -18,6 +18,7 @@
 // set, so back-to-back warps flow at one line per cycle. valid/ready on both sides; last_o marks
 // the final line of a warp.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_coalescer
   import stu_pkg::*;
@@ -179,46 +180,61 @@ module stu_coalescer
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // Every lane access is aligned to its size (a power of two up to 32): within one sector. At
-  // most 32 lanes move together.
-  always_comb begin
-    if (in_valid_i && rst_ni) begin
-      GroupLegal_A: assert (group_log2_i <= 3'd5)
-        else $error("stu_coalescer: group of 2^%0d lanes", group_log2_i);
-      for (int unsigned l = 0; l < NumLanes; l++) begin
-        if (lane_valid_i[l]) begin
-          LaneAligned_A: assert ($onehot(acc_i[l].size) && acc_i[l].size <= 6'(MaxAccessBytes) &&
-                                 (acc_i[l].offset[5:0] & (acc_i[l].size - 6'd1)) == '0)
-            else $error("stu_coalescer: lane %0d access of %0d bytes at %0h is not aligned", l,
-                        acc_i[l].size, acc_i[l].offset);
-        end
-      end
-    end
+  // Input constraints: at most 32 lanes move together; every lane access is aligned to its
+  // size (a power of two up to 32), so within one sector. Combinational, as the lanes settle.
+  `ASSUME_I(GroupLegal_A, !(in_valid_i && rst_ni) || group_log2_i <= 3'd5)
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_lane_asserts
+    `ASSUME_I(LaneAligned_A, !(in_valid_i && rst_ni && lane_valid_i[l]) ||
+                             ($onehot(acc_i[l].size) && acc_i[l].size <= 6'(MaxAccessBytes) &&
+                              (acc_i[l].offset[5:0] & (acc_i[l].size - 6'd1)) == '0))
   end
-  // Immediate assertions at the clock edge: Verilator 5.006 cannot $sample a signal wider than
-  // 64 bits in a concurrent assertion (its generated code does not compile).
-  logic      stalled_q;
-  line_req_t req_prev_q;
+
+`ifndef SYNTHESIS
+  // Assertion state (the request is wider than the 64 bits Verilator 5.006 samples in a
+  // concurrent assertion, so these compare against registered copies at the clock edge).
+  logic               stalled_q;
+  line_req_t          req_prev_q;
+  logic [KeyBits-1:0] out_key, sent_key_q;
+  logic               sent_q, sent_last_q;
+  logic [NumLanes-1:0] above;  // lane l is not pending, or its key is above the request's
+  always_comb begin
+    out_key = {req_o.dest, req_o.line[63:$clog2(LineBytes)]};
+`ifdef STU_BROKEN_KEY_NO_THREAD
+    out_key = {req_o.dest.space, req_o.dest.cta, 32'd0, req_o.line[63:$clog2(LineBytes)]};
+`endif
+    for (int unsigned l = 0; l < NumLanes; l++) above[l] = !pending_q[l] || key[l] > out_key;
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) stalled_q <= 1'b0;
-    else stalled_q <= out_valid_o && !out_ready_i;
+    if (!rst_ni) begin
+      stalled_q <= 1'b0;
+      sent_q    <= 1'b0;
+    end else begin
+      stalled_q <= out_valid_o && !out_ready_i;
+      sent_q    <= sent_q || (out_valid_o && out_ready_i);
+    end
   end
   always_ff @(posedge clk_i) begin
     req_prev_q <= req_o;
-    if (rst_ni && out_valid_o) begin
-      // A line request always writes a byte, and its first lane is one of its lanes.
-      ReqNotEmpty_A: assert (|req_o.byte_mask && req_o.lane_mask[req_o.first_lane])
-        else $error("stu_coalescer: empty line request");
-    end
-  end
-  // The output holds while it waits.
-  always_comb begin
-    if (rst_ni && stalled_q) begin
-      OutStable_A: assert (out_valid_o && req_o == req_prev_q)
-        else $error("stu_coalescer: request changed while stalled");
+    if (out_valid_o && out_ready_i) begin
+      sent_key_q  <= out_key;
+      sent_last_q <= last_o;
     end
   end
 `endif
+  // A line request always writes a byte, and its first lane is one of its lanes.
+  `ASSERT_EDGE(ReqNotEmpty_A, |req_o.byte_mask && req_o.lane_mask[req_o.first_lane], out_valid_o)
+  // The output holds while it waits.
+  `ASSERT_I(OutStable_A, !(rst_ni && stalled_q) || (out_valid_o && req_o == req_prev_q))
+  // Ordering: the lines of a warp leave in strictly ascending (destination, line) order; the
+  // line after one that is not its warp's last follows at once. PendingAbove_A (every lane
+  // still pending lies above the request) and NotLastPending_A make the ordering inductive.
+  `ASSERT_EDGE(Ascending_A, out_key > sent_key_q, out_valid_o && sent_q && !sent_last_q)
+  `ASSERT_EDGE(NextFollows_A, out_valid_o, sent_q && !sent_last_q)
+  `ASSERT_EDGE(PendingAbove_A, &above, out_valid_o && !last_o)
+  `ASSERT_EDGE(NotLastPending_A, |pending_q, out_valid_o && !last_o)
+  // Handshakes are known out of reset, and the warp's end while a request is valid.
+  `ASSERT_KNOWN(InReadyKnown_A, in_ready_o)
+  `ASSERT_KNOWN(OutValidKnown_A, out_valid_o)
+  `ASSERT_KNOWN_IF(LastKnown_A, last_o, out_valid_o)
 
 endmodule

@@ -36,6 +36,7 @@
 // nothing leaves the buffer (the next is taken in the cycle the event leaves), plus 1 cycle per
 // entry that leaves. The event and L2 ports are never valid together.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_l1_wpath
   import stu_pkg::*;
@@ -427,29 +428,24 @@ module stu_l1_wpath
   always_ff @(posedge clk_i) begin
     ev_prev_q <= ev_o;
     l2_prev_q <= l2_o;
-    if (rst_ni) begin
-      OneOut_A: assert (!(ev_valid_o && l2_valid_o))
-        else $error("stu_l1_wpath: event and L2 write valid together");
-      CountInRange_A: assert (count_q <= cfg_wb_entries_i && count_q <= (PtrBits+1)'(WbEntries))
-        else $error("stu_l1_wpath: write buffer count %0d", count_q);
-      if (req_valid_i && !req_i.drain) begin
-        OneWay_A: assert ($onehot0(hit_way))
-          else $error("stu_l1_wpath: line %0h present in ways %b", req_i.line, hit_way);
-        NotEmpty_A: assert (|req_i.bytes)
-          else $error("stu_l1_wpath: a line request without bytes");
-      end
-    end
-  end
-  always_comb begin
-    if (rst_ni && ev_stalled_q) begin
-      EvStable_A: assert (ev_valid_o && ev_o == ev_prev_q)
-        else $error("stu_l1_wpath: event changed while stalled");
-    end
-    if (rst_ni && l2_stalled_q) begin
-      L2Stable_A: assert (l2_valid_o && l2_o == l2_prev_q)
-        else $error("stu_l1_wpath: L2 write changed while stalled");
-    end
   end
 `endif
+  // Parameter legality: sets and ways powers of two, at least 2; at most 64 ways.
+  `ASSERT_INIT(SetsPow2_A, Sets >= 2 && (Sets & (Sets - 1)) == 0)
+  `ASSERT_INIT(WaysPow2_A, Ways >= 2 && Ways <= 64 && (Ways & (Ways - 1)) == 0)
+  `ASSERT_EDGE(OneOut_A, !(ev_valid_o && l2_valid_o), 1'b1)
+  `ASSERT_EDGE(CountInRange_A, count_q <= cfg_wb_entries_i && count_q <= (PtrBits+1)'(WbEntries),
+               1'b1)
+  // A line is in at most one way of its set.
+  `ASSERT_EDGE(OneWay_A, $onehot0(hit_way), req_valid_i && !req_i.drain)
+  // Input constraint: a line request writes a byte.
+  `ASSUME_EDGE(NotEmpty_A, |req_i.bytes, req_valid_i && !req_i.drain)
+  // The outputs hold while they wait.
+  `ASSERT_I(EvStable_A, !(rst_ni && ev_stalled_q) || (ev_valid_o && ev_o == ev_prev_q))
+  `ASSERT_I(L2Stable_A, !(rst_ni && l2_stalled_q) || (l2_valid_o && l2_o == l2_prev_q))
+  // Handshakes are known out of reset.
+  `ASSERT_KNOWN(ReqReadyKnown_A, req_ready_o)
+  `ASSERT_KNOWN(EvValidKnown_A, ev_valid_o)
+  `ASSERT_KNOWN(L2ValidKnown_A, l2_valid_o)
 
 endmodule

@@ -30,6 +30,7 @@
 // (the next request is taken in the cycle the result leaves), plus 1 cycle per DRAM write; a
 // flush takes (sets in use) * (ways in use) cycles plus 1 per dirty line.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_l2_wslice
   import stu_pkg::*;
@@ -398,33 +399,25 @@ module stu_l2_wslice
   always_ff @(posedge clk_i) begin
     res_prev_q  <= res_o;
     dram_prev_q <= dram_o;
-    if (rst_ni && req_valid_i && !req_i.flush) begin
-      // A line is in at most one way of its set.
-      OneWay_A: assert ($onehot0(hit_way))
-        else $error("stu_l2_wslice: line %0h present in ways %b", req_i.line, hit_way);
-      KnownClass_A: assert (req_i.keep_cls || req_i.cls inside {EvictFirst, EvictNormal, EvictLast})
-        else $error("stu_l2_wslice: unknown eviction class %0d", req_i.cls);
-    end
-    if (rst_ni) begin
-      // One output at a time: the result, then the DRAM writes, in order.
-      OneOut_A: assert (!(res_valid_o && dram_valid_o))
-        else $error("stu_l2_wslice: result and DRAM write valid together");
-      // A DRAM write always writes a byte.
-      DramNotEmpty_A: assert (!dram_valid_o || |dram_o.bytes)
-        else $error("stu_l2_wslice: empty DRAM write");
-    end
-  end
-  // The outputs hold while they wait.
-  always_comb begin
-    if (rst_ni && res_stalled_q) begin
-      ResStable_A: assert (res_valid_o && res_o == res_prev_q)
-        else $error("stu_l2_wslice: result changed while stalled");
-    end
-    if (rst_ni && dram_stalled_q) begin
-      DramStable_A: assert (dram_valid_o && dram_o == dram_prev_q)
-        else $error("stu_l2_wslice: DRAM write changed while stalled");
-    end
   end
 `endif
+  // Parameter legality: sets and ways powers of two, at least 2; at most 64 ways.
+  `ASSERT_INIT(SetsPow2_A, Sets >= 2 && (Sets & (Sets - 1)) == 0)
+  `ASSERT_INIT(WaysPow2_A, Ways >= 2 && Ways <= 64 && (Ways & (Ways - 1)) == 0)
+  // A line is in at most one way of its set.
+  `ASSERT_EDGE(OneWay_A, $onehot0(hit_way), req_valid_i && !req_i.flush)
+  // Input constraint: the eviction class is one of the three (or kept).
+  `ASSUME_EDGE(KnownClass_A, req_i.keep_cls || req_i.cls == EvictFirst || req_i.cls == EvictNormal ||
+                             req_i.cls == EvictLast, req_valid_i && !req_i.flush)
+  // One output at a time: the result, then the DRAM writes, in order.
+  `ASSERT_EDGE(OneOut_A, !(res_valid_o && dram_valid_o), 1'b1)
+  // A DRAM write always writes a byte.
+  `ASSERT_EDGE(DramNotEmpty_A, !dram_valid_o || |dram_o.bytes, 1'b1)
+  // The outputs hold while they wait.
+  `ASSERT_I(ResStable_A, !(rst_ni && res_stalled_q) || (res_valid_o && res_o == res_prev_q))
+  `ASSERT_I(DramStable_A, !(rst_ni && dram_stalled_q) || (dram_valid_o && dram_o == dram_prev_q))
+  // Handshakes are known out of reset.
+  `ASSERT_KNOWN(ResValidKnown_A, res_valid_o)
+  `ASSERT_KNOWN(DramValidKnown_A, dram_valid_o)
 
 endmodule

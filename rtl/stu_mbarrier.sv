@@ -12,6 +12,7 @@
 //
 // Latency 1 cycle, throughput 1 operation per cycle; valid/ready on both sides.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_mbarrier
   import stu_pkg::*;
@@ -124,24 +125,22 @@ module stu_mbarrier
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // The operation is one of the five.
-  OpKnown_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      in_valid_i |-> op_i inside {MbarOpInit, MbarOpExpectTx, MbarOpCompleteTx, MbarOpArrive,
-                                  MbarOpArriveExpectTx})
-    else $error("stu_mbarrier: unknown operation %0d", op_i);
+  // Input constraint: the operation is one of the five.
+  `ASSUME_IF(OpKnown_A, op_i == MbarOpInit || op_i == MbarOpExpectTx || op_i == MbarOpCompleteTx ||
+                        op_i == MbarOpArrive || op_i == MbarOpArriveExpectTx, in_valid_i)
   // A completed phase leaves a barrier with no transaction bytes outstanding, pending reloaded.
-  CompletedReloads_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && completed_o |-> word_o.tx == '0 && word_o.pending == word_o.expected)
-    else $error("stu_mbarrier: completed phase with tx %0d pending %0d", word_o.tx, word_o.pending);
-  // A result never has its reserved bits set, nor an initialised barrier lose its count.
-  Reserved_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o |-> word_o.zero == '0)
-    else $error("stu_mbarrier: reserved bits set");
+  `ASSERT_IF(CompletedReloads_A, word_o.tx == '0 && word_o.pending == word_o.expected,
+             out_valid_o && completed_o)
+  // A result never has its reserved bits set.
+  `ASSERT_IF(Reserved_A, word_o.zero == '0, out_valid_o)
+  // A faulting operation completes no phase.
+  `ASSERT_IF(FaultNoComplete_A, !completed_o, out_valid_o && fault_o != FaultNone)
   // The output holds while it waits.
-  OutStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && !out_ready_i |=> out_valid_o && $stable(word_o) && $stable(fault_o))
-    else $error("stu_mbarrier: output changed while stalled");
-`endif
+  `ASSERT_NEXT(OutStable_A, out_valid_o && $stable(word_o) && $stable(fault_o),
+               out_valid_o && !out_ready_i)
+  // Handshakes and outputs are known out of reset.
+  `ASSERT_KNOWN(InReadyKnown_A, in_ready_o)
+  `ASSERT_KNOWN(OutValidKnown_A, out_valid_o)
+  `ASSERT_KNOWN_IF(OutKnown_A, {word_o, completed_o, fault_o}, out_valid_o)
 
 endmodule

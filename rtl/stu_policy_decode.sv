@@ -14,6 +14,7 @@
 //
 // Purely combinational.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_policy_decode
   import stu_pkg::*;
@@ -58,12 +59,7 @@ module stu_policy_decode
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
   // A trapping policy is never one that decodes.
-  always_comb begin
-    Exclusive_A: assert (!(traps && (named || fractional)))
-      else $error("stu_policy_decode: %h both traps and decodes", policy_i);
-  end
-`endif
+  `ASSERT_I(Exclusive_A, !(traps && (named || fractional)))
 
 endmodule

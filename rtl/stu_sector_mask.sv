@@ -8,6 +8,8 @@
 // `valid_i` is low.
 //
 // Purely combinational: zero latency, one access per cycle.
+`include "stu_assert.svh"
+
 module stu_sector_mask #(
   parameter int unsigned LineBytes      = 128,
   parameter int unsigned SectorBytes    = 32,
@@ -48,18 +50,15 @@ module stu_sector_mask #(
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
+  // Parameter legality: powers of two, sectors within the line, an access within a sector.
+  `ASSERT_INIT(LinePow2_A, LineBytes != 0 && (LineBytes & (LineBytes - 1)) == 0)
+  `ASSERT_INIT(SectorPow2_A, SectorBytes != 0 && (SectorBytes & (SectorBytes - 1)) == 0 &&
+                             SectorBytes <= LineBytes)
+  `ASSERT_INIT(AccessInSector_A, MaxAccessBytes != 0 && MaxAccessBytes <= SectorBytes)
   // Checked only for a valid access: the inputs of an idle cycle are don't-care.
-  always_comb begin
-    if (valid_i) begin
-      // The size is a power of two from 1 to MaxAccessBytes.
-      SizeLegal_A: assert ($onehot(size_bytes_i) && 32'(size_bytes_i) <= MaxAccessBytes)
-        else $error("stu_sector_mask: illegal access size %0d", size_bytes_i);
-      // A valid store always writes at least one byte, in at least one sector.
-      MaskNotEmpty_A: assert (|byte_mask_o && |sector_mask_o)
-        else $error("stu_sector_mask: empty byte mask at offset %0d", offset_i);
-    end
-  end
-`endif
+  // Input constraint: the size is a power of two from 1 to MaxAccessBytes.
+  `ASSUME_I(SizeLegal_A, !valid_i || ($onehot(size_bytes_i) && 32'(size_bytes_i) <= MaxAccessBytes))
+  // A valid store always writes at least one byte, in at least one sector.
+  `ASSERT_I(MaskNotEmpty_A, !valid_i || (|byte_mask_o && |sector_mask_o))
 
 endmodule

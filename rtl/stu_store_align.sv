@@ -10,6 +10,7 @@
 // Latency 1 cycle (one output register), throughput 1 lane per cycle; valid/ready on both
 // sides (in_ready_o = output register empty or being taken).
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_store_align
   import stu_pkg::*;
@@ -137,19 +138,28 @@ module stu_store_align
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // The access is at most MaxAccessBytes (st.v8.b32, st.v4.b64) and not a .v8 of 64-bit elements.
-  AccessSize_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      in_valid_i |-> (32'(elem_log2_i) + 32'(elems_log2_i) <= SizeLog2Max && elem_log2_i <= 3'd4))
-    else $error("stu_store_align: access larger than %0d bytes", MaxAccessBytes);
-  // A lane that does not fault writes only within its sector, and its mask is what was given.
-  NoFaultNoForce_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o |-> !(fault_o && forced_o))
-    else $error("stu_store_align: a lane both faulted and was forced down");
+  // Input constraint: the access is at most MaxAccessBytes (st.v8.b32, st.v4.b64) and not a .v8
+  // of 64-bit elements.
+  `ASSUME_IF(AccessSize_A, 32'(elem_log2_i) + 32'(elems_log2_i) <= SizeLog2Max &&
+                           elem_log2_i <= 3'd4, in_valid_i)
+  // A lane is never both faulted and forced down.
+  `ASSERT_IF(NoFaultNoForce_A, !(fault_o && forced_o), out_valid_o)
+  // A faulted lane writes nothing; a lane that does not fault is placed in its address's line
+  // and sector.
+  `ASSERT_IF(FaultNoBytes_A, sector_mask_o == '0, out_valid_o && fault_o)
+  `ASSERT_IF(LineOfAddr_A, line_o[63:7] == addr_o[63:7] && line_o[6:0] == 7'd0 &&
+                           sector_o == addr_o[6:5], out_valid_o && !fault_o)
   // The output holds while it waits.
-  OutStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_valid_o && !out_ready_i |=> out_valid_o && $stable(addr_o) && $stable(sector_mask_o))
-    else $error("stu_store_align: output changed while stalled");
+  `ASSERT_NEXT(OutStable_A, out_valid_o && $stable(addr_o) && $stable(sector_mask_o),
+               out_valid_o && !out_ready_i)
+`ifdef STU_FORMAL_WRONG
+  // Deliberately wrong (rtl/formal/formal.sh --wrong shows its counterexample): a lane is never
+  // forced down, which ForceAlign mode does to every misaligned lane.
+  `ASSERT_IF(NeverForced_A, !forced_o, out_valid_o)
 `endif
+  // Handshakes and outputs are known out of reset.
+  `ASSERT_KNOWN(InReadyKnown_A, in_ready_o)
+  `ASSERT_KNOWN(OutValidKnown_A, out_valid_o)
+  `ASSERT_KNOWN_IF(OutKnown_A, {addr_o, forced_o, fault_o, sector_o, sector_mask_o}, out_valid_o)
 
 endmodule

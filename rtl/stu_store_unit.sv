@@ -34,6 +34,7 @@
 // a time. valid/ready on every port; the allocation and mbarrier-read ports are
 // request/response (the response may come any cycle after the request).
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_store_unit
   import stu_pkg::*;
@@ -1159,31 +1160,15 @@ module stu_store_unit
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
-  // A lane never both faults and stores; the status comes after every lane is done.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && st_valid_o) begin
-      for (int unsigned l = 0; l < NumLanes; l++) begin
-        LaneOutcome_A: assert (!(stored_q[l] && fault_q[l] != FaultNone))
-          else $error("stu_store_unit: lane %0d both stored and faulted", l);
-        StatusAfterLanes_A: assert (lst_q[l] == LIdle || lst_q[l] == LDone)
-          else $error("stu_store_unit: status with lane %0d in flight", l);
-      end
-    end
+  // A lane never both faults and stores; the status comes after every lane is done. At most
+  // one group enters per cycle, and only lanes of that group.
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_lane_asserts
+    `ASSERT_EDGE(LaneOutcome_A, !(stored_q[l] && fault_q[l] != FaultNone), st_valid_o)
+    `ASSERT_EDGE(StatusAfterLanes_A, lst_q[l] == LIdle || lst_q[l] == LDone, st_valid_o)
+    `ASSERT_I(OneGroup_A, !(rst_ni && state_q == Lanes) || !sa_in_valid[l] ||
+                          6'(l >> group_log2_q) == grp_q)
   end
   // One barrier copy per lane at most.
-  MbarCopies_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      ms_q == MRead |-> mb_next_q != 5'd31 || !mb_valid_q[31])
-    else $error("stu_store_unit: more barrier copies than lanes");
-  // At most one group enters per cycle, and only lanes of that group.
-  always_comb begin
-    if (rst_ni && state_q == Lanes) begin
-      for (int unsigned l = 0; l < NumLanes; l++) begin
-        OneGroup_A: assert (!sa_in_valid[l] || 6'(l >> group_log2_q) == grp_q)
-          else $error("stu_store_unit: lane %0d entered outside its group", l);
-      end
-    end
-  end
-`endif
+  `ASSERT_IF(MbarCopies_A, mb_next_q != 5'd31 || !mb_valid_q[31], ms_q == MRead)
 
 endmodule

@@ -10,6 +10,7 @@
 // Latency 1 cycle (the answer is a register); one request per cycle. The mask read is
 // combinational.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_tmem_alloc
   import stu_pkg::*;
@@ -102,16 +103,9 @@ module stu_tmem_alloc
   // Assertions //
   ////////////////
 
-`ifndef SYNTHESIS
   // Every allocation start lies inside allocated units.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int c = 0; c < int'(MaxClusterCtas); c++) begin
-        StartsAllocated_A: assert ((starts_q[c] & ~units_q[c]) == '0)
-          else $error("stu_tmem_alloc: CTA %0d has a start outside its units", c);
-      end
-    end
+  for (genvar c = 0; c < int'(MaxClusterCtas); c++) begin : gen_cta_asserts
+    `ASSERT_EDGE(StartsAllocated_A, (starts_q[c] & ~units_q[c]) == '0, 1'b1)
   end
-`endif
 
 endmodule

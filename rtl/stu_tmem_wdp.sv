@@ -30,6 +30,7 @@
 // back-pressure one instruction every max(R, C + 1) cycles (a bank frees when its status beat
 // is loaded). valid/ready on both sides.
 `include "stu_pkg.svh"
+`include "stu_assert.svh"
 
 module stu_tmem_wdp
   import stu_pkg::*;
@@ -469,23 +470,15 @@ module stu_tmem_wdp
   // Assertions //
   ////////////////
 
+  // Input constraints: the header names a legal .num (a power of two up to 128 / regs_per_rep),
+  // and the beats of an instruction are exactly regs_per_rep * num. At the clock edge: the beat
+  // counter moves with it while the inputs of the beat taken still show.
+  `ASSUME_EDGE(NumLegal_A, $onehot(num_i) && 32'(shape_i) <= 32'(ShapeS16x32bx2) &&
+                          (shape_i == ShapeS16x256b ? num_i <= 8'd32 :
+                           shape_i == ShapeS16x128b ? num_i <= 8'd64 : num_i <= 8'd128),
+               take && first)
+  `ASSUME_EDGE(BeatCount_A, in_last_i == (8'(beat_q) + 8'd1 == hdr.regs), take)
 `ifndef SYNTHESIS
-  // The header names a legal .num (a power of two up to 128 / regs_per_rep), and the beats of
-  // an instruction are exactly regs_per_rep * num. At the clock edge: the beat counter moves
-  // with it while the inputs of the beat taken still show.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && take) begin
-      if (first) begin
-        NumLegal_A: assert ($onehot(num_i) && 32'(shape_i) <= 32'(ShapeS16x32bx2) &&
-                            (shape_i == ShapeS16x256b ? num_i <= 8'd32 :
-                             shape_i == ShapeS16x128b ? num_i <= 8'd64 : num_i <= 8'd128))
-          else $error("stu_tmem_wdp: illegal .num %0d for shape %0d", num_i, shape_i);
-      end
-      BeatCount_A: assert (in_last_i == (8'(beat_q) + 8'd1 == hdr.regs))
-        else $error("stu_tmem_wdp: beat %0d of %0d: in_last_i %0d", beat_q, hdr.regs,
-                    in_last_i);
-    end
-  end
   // Immediate assertions at the clock edge: Verilator 5.006 cannot $sample a signal wider than
   // 64 bits in a concurrent assertion (its generated code does not compile).
   logic        stalled_q;
@@ -503,24 +496,20 @@ module stu_tmem_wdp
     last_prev_q   <= last_o;
     fault_prev_q  <= fault_o;
     faddr_prev_q  <= fault_addr_o;
-    if (rst_ni && out_valid_o) begin
-      // A run always writes a cell, of a lane of the warp's quarter; a beat is a run or the
-      // status beat.
-      RunNotEmpty_A: assert (write_valid_o ? |wr_o.col_mask && !last_o &&
-                                             wr_o.lane[15:5] == {9'd0, eh.quarter}
-                                           : last_o)
-        else $error("stu_tmem_wdp: empty run or bad beat");
-    end
-  end
-  // The output holds while it waits.
-  always_comb begin
-    if (rst_ni && stalled_q) begin
-      OutStable_A: assert (out_valid_o && write_valid_o == wvalid_prev_q &&
-                           last_o == last_prev_q && (!write_valid_o || wr_o == wr_prev_q) &&
-                           (!last_o || (fault_o == fault_prev_q && fault_addr_o == faddr_prev_q)))
-        else $error("stu_tmem_wdp: output changed while stalled");
-    end
   end
 `endif
+  // A run always writes a cell, of a lane of the warp's quarter; a beat is a run or the status
+  // beat.
+  `ASSERT_EDGE(RunNotEmpty_A, write_valid_o ? |wr_o.col_mask && !last_o &&
+                                              wr_o.lane[15:5] == {9'd0, eh.quarter}
+                                            : last_o, out_valid_o)
+  // The output holds while it waits.
+  `ASSERT_I(OutStable_A, !(rst_ni && stalled_q) ||
+                         (out_valid_o && write_valid_o == wvalid_prev_q &&
+                          last_o == last_prev_q && (!write_valid_o || wr_o == wr_prev_q) &&
+                          (!last_o || (fault_o == fault_prev_q && fault_addr_o == faddr_prev_q))))
+  // Handshakes are known out of reset.
+  `ASSERT_KNOWN(InReadyKnown_A, in_ready_o)
+  `ASSERT_KNOWN(OutValidKnown_A, out_valid_o)
 
 endmodule

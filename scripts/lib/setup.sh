@@ -8,7 +8,7 @@ cd "$STU_ROOT" || exit 1
 
 STU_PACKAGES=(verilator libsystemc-dev libgtest-dev libbenchmark-dev zlib1g-dev liblzma-dev
               libzstd-dev libcli11-dev nlohmann-json3-dev gnuplot-nox cmake g++ make pkg-config
-              python3)
+              python3 yosys)
 
 stu_install_packages() {
   if ! command -v dpkg-query >/dev/null 2>&1; then
