@@ -246,9 +246,10 @@ module stu_addr_resolve
              take && !generic_i && (space_i == SpaceShared || space_i == SpaceSharedCta) &&
              addr_i < stride_q)
   // Input constraint: the cluster size is written only while the block is idle (no address
-  // offered, no result waiting): a result's rank is checked against the size it was resolved
-  // with.
-  `ASSUME_IF(ClusterQuiet_A, !in_valid_i && !out_valid_o, cfg_valid_i && cfg_sel_i == 4'd9)
+  // offered, and no result that stays in the output register past this edge: none, or one
+  // leaving now): a result's rank is checked against the size it was resolved with.
+  `ASSUME_IF(ClusterQuiet_A, !in_valid_i && (!out_valid_o || out_ready_i),
+             cfg_valid_i && cfg_sel_i == 4'd9)
   // A faulting address produces no destination.
   `ASSERT_IF(FaultNoDest_A, dest_o == '0 && offset_o == '0, out_valid_o && fault_o != FaultNone)
   // A shared destination is a CTA of the cluster.
