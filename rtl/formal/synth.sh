@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Synthesis of the RTL blocks with Debian's yosys (0.23): `synth` of each block yosys reads,
+# with the cells, flip-flops, latches and memories of each; exit 1 when a block has a latch or
+# does not synthesise. docs/rtl.md keeps the table and says which blocks yosys does not read yet.
+#
+#   rtl/formal/synth.sh [BLOCK...]    (default: every block below)
+# Exit 77 (CTest's skip) when yosys is not on the PATH. Run from anywhere.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v yosys >/dev/null 2>&1 || { echo "synth: yosys not found: skipped"; exit 77; }
+. rtl/formal/yosys_src.sh
+
+# The blocks yosys 0.23 reads (the others: unpacked-array or struct-array ports, `break`,
+# functions returning a typedef; docs/rtl.md).
+ALL=(sector_mask store_align mbarrier addr_resolve l2_action)
+blocks=("$@")
+((${#blocks[@]})) || blocks=("${ALL[@]}")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+yosys_src "$work/src"
+status=0
+printf '%-14s %8s %8s %8s %9s %6s\n' block cells flops latches memories time
+for b in "${blocks[@]}"; do
+  start=$SECONDS
+  if ! yosys -q -p "read_verilog -sv -DSYNTHESIS -I$work/src $work/src/stu_$b.sv; synth -top stu_$b; tee -q -o $work/$b.stat stat" >"$work/$b.log" 2>&1; then
+    echo "$b: yosys failed:"
+    grep -m3 ERROR "$work/$b.log" || tail -3 "$work/$b.log"
+    status=1
+    continue
+  fi
+  s=$work/$b.stat
+  cells=$(awk '/Number of cells:/ {n=$NF} END {print n+0}' "$s")
+  flops=$(awk '/\$_(S?DFF|DFFE|SDFF|ALDFF)/ {n+=$NF} END {print n+0}' "$s")
+  latches=$(awk '/LATCH/ {n+=$NF} END {print n+0}' "$s")
+  mems=$(awk '/Number of memories:/ {n=$NF} END {print n+0}' "$s")
+  printf '%-14s %8s %8s %8s %9s %5ss\n' "$b" "$cells" "$flops" "$latches" "$mems" $((SECONDS - start))
+  if ((latches)); then
+    echo "$b: $latches latches (an always_comb that does not assign every output on every path)"
+    status=1
+  fi
+done
+exit $status
