@@ -42,12 +42,6 @@ class CoverPoint {
   std::vector<uint64_t> counts_;
 };
 
-// A cross of two points: bin "a,b" for each pair, index i * b.size() + j.
-struct CrossIndex {
-  size_t b_size;
-  size_t operator()(size_t i, size_t j) const { return i * b_size + j; }
-};
-
 // A cross with its two points: hit(i, j) counts the pair and each point's bin.
 struct Crossed {
   CoverPoint* a = nullptr;

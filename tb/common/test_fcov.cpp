@@ -38,11 +38,11 @@ TEST(FunctionalCoverage, CrossesNameEveryPairAndDeclareTheImpossibleOnes) {
   CoverPoint& ab = c.cross(
       "a_x_b", a, b, [](size_t i, size_t j) { return i == 1 && j == 2 ? "y never meets 3" : ""; });
   ASSERT_EQ(ab.size(), 6u);
-  EXPECT_EQ(ab.bin_name(CrossIndex{3}(1, 0)), "y,1");
-  EXPECT_EQ(ab.illegal(CrossIndex{3}(1, 2)), "y never meets 3");
-  EXPECT_EQ(ab.illegal(CrossIndex{3}(0, 2)), "");
-  ab.hit(CrossIndex{3}(0, 1));
-  ab.hit(CrossIndex{3}(1, 2));  // an illegal bin: a finding
+  EXPECT_EQ(ab.bin_name(3), "y,1");  // bin i * 3 + j
+  EXPECT_EQ(ab.illegal(ab.find("y,3")), "y never meets 3");
+  EXPECT_EQ(ab.illegal(ab.find("x,3")), "");
+  ab.hit(ab.find("x,2"));
+  ab.hit(ab.find("y,3"));  // an illegal bin: a finding
   const Coverage::Summary s = c.summary();
   EXPECT_EQ(s.legal, 2u + 3u + 5u);
   EXPECT_EQ(s.hit, 1u);
