@@ -7,12 +7,16 @@
 #   sass.tar.gz    nvdisasm -g / cuobjdump -sass of the SASS corpus cubins (tests/data/sass)
 #   bench.jsonl    gpu/store_bench on gpu/suite.txt (timings)
 #   ncu.csv        Nsight Compute counters of the suite's ncu=1 experiments; ncu_launches.txt
-#                  names each launch
+#                  names each launch; ncu_inst.csv the same launches' instruction counters
+#   check.txt      `stu check -j N` wall time on the machine's cores (the carried mix.ptx, big.ptx)
 #   gpu/device_run.sh CARRY OUT
-# STU_DEVICE_PARTS (default library,sass,bench,probes) picks the sections; STU_DEVICE_STS the
-# .sts files of the library section (default tests/sts/*.sts).
+# STU_DEVICE_PARTS (default library,sass,bench,probes,check) picks the sections; STU_DEVICE_STS
+# the .sts files of the library section (default tests/sts/*.sts); STU_DEVICE_ONLY (NAME,...)
+# the suite experiments of the bench section (default all).
 set -u
-parts=${STU_DEVICE_PARTS:-library,sass,bench,probes}
+parts=${STU_DEVICE_PARTS:-library,sass,bench,probes,check}
+only=()
+[[ -n ${STU_DEVICE_ONLY:-} ]] && only=(--only "$STU_DEVICE_ONLY")
 want() { [[ ,$parts, == *,$1,* ]]; }
 C=$(cd "$1" && pwd)
 O=$2
@@ -56,13 +60,19 @@ tar -C "$sass" -czf "$O/sass.tar.gz" .
 
 # --- the correlation suite --------------------------------------------------------------------
 if want bench; then
-timeout 90 "$C/store_bench" "$root/gpu/suite.txt" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"
+timeout 90 "$C/store_bench" "$root/gpu/suite.txt" "${only[@]}" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"
 echo "store_bench rc=$?" >>"$O/bench.err"
 cat "$O/bench.err" >>"$O/env.txt"; rm -f "$O/bench.err"
 metrics=dram__bytes_write.sum,dram__bytes_read.sum,lts__t_sectors_op_write.sum,lts__t_requests_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg
 timeout 200 ncu --clock-control none --metrics "$metrics" --csv \
-  "$C/store_bench" "$root/gpu/suite.txt" --ncu >"$O/ncu.csv" 2>"$O/ncu_launches.txt"
+  "$C/store_bench" "$root/gpu/suite.txt" "${only[@]}" --ncu >"$O/ncu.csv" 2>"$O/ncu_launches.txt"
 echo "ncu rc=$?" >>"$O/ncu_launches.txt"
+# instructions issued (the issue model's input), in a run of its own so that a metric this
+# ncu lacks cannot cost the counters above
+timeout 120 ncu --clock-control none --csv \
+  --metrics smsp__inst_executed.sum,smsp__inst_executed_op_global_st.sum,sm__cycles_elapsed.avg \
+  "$C/store_bench" "$root/gpu/suite.txt" "${only[@]}" --ncu >"$O/ncu_inst.csv" 2>&1
+echo "ncu inst rc=$?" >>"$O/ncu_launches.txt"
 fi
 # --- probes: rules the library left open (gpu/probes.cu), each in its own process, 3 times ----
 # (STU_DEVICE_PROBE_RUNS=0 skips them)
@@ -73,4 +83,25 @@ done >>"$sass/probes.txt" 2>&1
 [[ -f $sass/probes.txt ]] && cp "$sass/probes.txt" "$O/probes.txt"
 for b in store_bench probes; do cuobjdump -sass "$C/$b" >"$sass/$b.sass.txt" 2>&1; done
 tar -C "$sass" -czf "$O/sass.tar.gz" .
+# --- stu check on this machine's cores (issue 22's speed figure), fastest of 5 each ----------
+if want check; then
+  {
+    nproc
+    lscpu | grep -E "Model name|^CPU\(s\)|Thread|MHz" 
+    for f in mix big; do
+      gunzip -c "$C/$f.ptx.gz" >"$lib/$f.ptx"
+      for j in 1 2 4 8 16; do
+        best=
+        for r in 1 2 3 4 5; do
+          s=$(date +%s.%N)
+          stu check -j "$j" "$lib/$f.ptx" >/dev/null 2>&1
+          rc=$?
+          t=$(awk "BEGIN{print $(date +%s.%N) - $s}")
+          best=$(awk -v a="$t" -v b="$best" 'BEGIN{print (b == "" || a < b) ? a : b}')
+        done
+        echo "check $f.ptx -j $j rc=$rc best_seconds=$best"
+      done
+    done
+  } >"$O/check.txt" 2>&1
+fi
 ls -la "$O"

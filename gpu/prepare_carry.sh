@@ -19,4 +19,9 @@ for t in sm_90a sm_100a; do
 done
 nvcc -O3 -std=c++17 -arch=sm_90a -I "$root/include" -o "$dir/store_bench" "$root/gpu/store_bench.cu"
 nvcc -O3 -std=c++17 -arch=sm_90a -o "$dir/probes" "$root/gpu/probes.cu"
+# the `stu check` speed inputs: the corpus mix and gen_big_ptx, 200,000 stores each
+STU_BENCH_WRITE_MODULE="$dir/mix.ptx" "$build/bench_check" --benchmark_filter=CorpusMix \
+  --benchmark_min_time=0.01 >/dev/null
+python3 "$root/scripts/gen_big_ptx.py" --stores 200000 >"$dir/big.ptx"
+gzip -9 "$dir/mix.ptx" "$dir/big.ptx"  # the carry is limited to 64 MiB with the tree
 du -sh "$dir"

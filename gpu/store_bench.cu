@@ -59,13 +59,29 @@ __device__ __forceinline__ void store_lane(char* p, uint32_t v) {
   }
 }
 
-template <int Lane>
+// Unroll: stores a thread issues per loop iteration (elements first + k*step, k < Unroll), so
+// the loop's own instructions are shared by Unroll stores (suite.txt unroll=1|4).
+template <int Lane, int Unroll>
 __global__ void k_stream(char* base, size_t elems, int repeat) {
   const size_t first = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   const size_t step = size_t(gridDim.x) * blockDim.x;
-  for (int r = 0; r < repeat; ++r)
-    for (size_t i = first; i < elems; i += step)
-      store_lane<Lane>(base + i * Lane, static_cast<uint32_t>(i + r));
+  for (int r = 0; r < repeat; ++r) {
+    size_t i = first;
+    for (; i + (Unroll - 1) * step < elems; i += Unroll * step) {
+#pragma unroll
+      for (int k = 0; k < Unroll; ++k)
+        store_lane<Lane>(base + (i + k * step) * Lane, static_cast<uint32_t>(i + k * step + r));
+    }
+    for (; i < elems; i += step) store_lane<Lane>(base + i * Lane, static_cast<uint32_t>(i + r));
+  }
+}
+
+template <int Lane>
+void launch_stream(int unroll, char* buffer, size_t elems, int repeat) {
+  if (unroll == 4)
+    k_stream<Lane, 4><<<kBlocks, kThreads>>>(buffer, elems, repeat);
+  else
+    k_stream<Lane, 1><<<kBlocks, kThreads>>>(buffer, elems, repeat);
 }
 
 __global__ void k_strided(char* base, size_t stride, size_t count) {
@@ -73,6 +89,11 @@ __global__ void k_strided(char* base, size_t stride, size_t count) {
   const size_t step = size_t(gridDim.x) * blockDim.x;
   for (size_t i = first; i < count; i += step)
     asm volatile("st.global.u32 [%0], %1;" ::"l"(base + i * stride), "r"(uint32_t(i)) : "memory");
+}
+
+// The launch floor: the same grid with no store (suite.txt kernel `empty`).
+__global__ void k_empty(char* base) {
+  if (base == nullptr) asm volatile("trap;");
 }
 
 // chain_ops: the operations of a `chain` experiment (suite.txt op=...).
@@ -321,27 +342,25 @@ struct Runner {
       const size_t footprint = parse_size(p("footprint", "8M"));
       const int repeat = std::stoi(p("repeat", "1"));
       const size_t elems = footprint / lane;
+      const int unroll = std::stoi(p("unroll", "1"));
+      if (unroll != 1 && unroll != 4) {
+        std::fprintf(stderr, "suite:%d: error: unroll must be 1 or 4\n", e.line);
+        std::exit(2);
+      }
       auto launch = [&] {
         switch (lane) {
-          case 1:
-            k_stream<1><<<kBlocks, kThreads>>>(buffer, elems, repeat);
-            break;
-          case 2:
-            k_stream<2><<<kBlocks, kThreads>>>(buffer, elems, repeat);
-            break;
-          case 4:
-            k_stream<4><<<kBlocks, kThreads>>>(buffer, elems, repeat);
-            break;
-          case 8:
-            k_stream<8><<<kBlocks, kThreads>>>(buffer, elems, repeat);
-            break;
-          default:
-            k_stream<16><<<kBlocks, kThreads>>>(buffer, elems, repeat);
-            break;
+          case 1: launch_stream<1>(unroll, buffer, elems, repeat); break;
+          case 2: launch_stream<2>(unroll, buffer, elems, repeat); break;
+          case 4: launch_stream<4>(unroll, buffer, elems, repeat); break;
+          case 8: launch_stream<8>(unroll, buffer, elems, repeat); break;
+          default: launch_stream<16>(unroll, buffer, elems, repeat); break;
         }
       };
       const double s = time_best(e, launch);
       if (!ncu) emit(e, "bandwidth", double(footprint) * repeat / s, "B/s", s);
+    } else if (e.kernel == "empty") {
+      const double s = time_best(e, [&] { k_empty<<<kBlocks, kThreads>>>(buffer); });
+      if (!ncu) emit(e, "seconds", s, "s", s);
     } else if (e.kernel == "strided") {
       const size_t stride = parse_size(p("stride", "4"));
       const size_t count = parse_size(p("count", "16M"));

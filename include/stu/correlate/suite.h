@@ -16,7 +16,7 @@ namespace stu::correlate {
 
 struct Experiment {
   std::string name;
-  std::string kernel;  // stream, strided, chain, shared, async
+  std::string kernel;  // stream, strided, chain, shared, async, empty
   std::map<std::string, std::string> params;
   int line = 0;
 
@@ -55,7 +55,7 @@ inline bool parse_size(const std::string& text, std::uint64_t& out) {
 // The experiments of a suite's text; each malformed line adds "LINE: message" to `errors`.
 inline std::vector<Experiment> parse_suite(const std::string& text,
                                            std::vector<std::string>& errors) {
-  static const char* const kKernels[] = {"stream", "strided", "chain", "shared", "async"};
+  static const char* const kKernels[] = {"stream", "strided", "chain", "shared", "async", "empty"};
   std::vector<Experiment> out;
   std::istringstream in(text);
   std::string line;
