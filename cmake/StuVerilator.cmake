@@ -23,6 +23,11 @@
 # the configure step.
 
 set(STU_RTL_DIR ${CMAKE_SOURCE_DIR}/rtl)
+# Mutation testing (scripts/mutate.py): the models named in STU_RTL_MUTANT_MODELS (class names,
+# e.g. Vstu_sector_mask) are Verilated from STU_RTL_MUTANT_DIR, a copy of rtl/ with one file
+# changed, and every other model from rtl/, so a mutant rebuilds only the models it is in.
+set(STU_RTL_MUTANT_DIR "" CACHE PATH "mutation testing: a copy of rtl/ for STU_RTL_MUTANT_MODELS")
+set(STU_RTL_MUTANT_MODELS "" CACHE STRING "mutation testing: models Verilated from the copy")
 # The verilator flags that both the models and the lint_<module> tests use.
 set(STU_VERILATOR_LINT_ARGS -Wall --assert)
 set(STU_VERILATOR_ARGS ${STU_VERILATOR_LINT_ARGS} --x-assign unique --x-initial unique -O3)
@@ -83,6 +88,10 @@ function(stu_verilate lib)
     set(prefix ${ARG_PREFIX})
   endif()
   set(vdir ${CMAKE_CURRENT_BINARY_DIR}/${prefix})
+  set(rtl_dir ${STU_RTL_DIR})
+  if(STU_RTL_MUTANT_DIR AND prefix IN_LIST STU_RTL_MUTANT_MODELS)
+    set(rtl_dir ${STU_RTL_MUTANT_DIR})
+  endif()
   _stu_verilator_refresh(${vdir} ${prefix})
   set(coverage)
   if(STU_RTL_COVERAGE AND NOT prefix MATCHES "store_path|_max$|store_unit")
@@ -96,8 +105,8 @@ function(stu_verilate lib)
     PREFIX ${prefix}
     TOP_MODULE ${ARG_TOP}
     DIRECTORY ${vdir}
-    SOURCES ${STU_RTL_DIR}/${ARG_TOP}.sv
-    INCLUDE_DIRS ${STU_RTL_DIR}
+    SOURCES ${rtl_dir}/${ARG_TOP}.sv
+    INCLUDE_DIRS ${rtl_dir}
     TRACE_FST
     VERILATOR_ARGS ${STU_VERILATOR_ARGS} ${ARG_VERILATOR_ARGS} ${coverage})
   # The generated folder holds the model's headers: SYSTEM for consumers, too.

@@ -12,11 +12,13 @@
 #   gpu/device_run.sh CARRY OUT
 # STU_DEVICE_PARTS (default library,sass,bench,probes,check) picks the sections; STU_DEVICE_STS
 # the .sts files of the library section (default tests/sts/*.sts); STU_DEVICE_ONLY (NAME,...)
-# the suite experiments of the bench section (default all).
+# the suite experiments of the bench section (default all); STU_DEVICE_SUITE the suite file
+# (default gpu/suite.txt).
 set -u
 parts=${STU_DEVICE_PARTS:-library,sass,bench,probes,check}
 only=()
 [[ -n ${STU_DEVICE_ONLY:-} ]] && only=(--only "$STU_DEVICE_ONLY")
+suite=${STU_DEVICE_SUITE:-gpu/suite.txt}
 want() { [[ ,$parts, == *,$1,* ]]; }
 C=$(cd "$1" && pwd)
 O=$2
@@ -60,18 +62,18 @@ tar -C "$sass" -czf "$O/sass.tar.gz" .
 
 # --- the correlation suite --------------------------------------------------------------------
 if want bench; then
-timeout 90 "$C/store_bench" "$root/gpu/suite.txt" "${only[@]}" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"
+timeout 90 "$C/store_bench" "$root/$suite" "${only[@]}" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"
 echo "store_bench rc=$?" >>"$O/bench.err"
 cat "$O/bench.err" >>"$O/env.txt"; rm -f "$O/bench.err"
 metrics=dram__bytes_write.sum,dram__bytes_read.sum,lts__t_sectors_op_write.sum,lts__t_requests_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg
 timeout 200 ncu --clock-control none --metrics "$metrics" --csv \
-  "$C/store_bench" "$root/gpu/suite.txt" "${only[@]}" --ncu >"$O/ncu.csv" 2>"$O/ncu_launches.txt"
+  "$C/store_bench" "$root/$suite" "${only[@]}" --ncu >"$O/ncu.csv" 2>"$O/ncu_launches.txt"
 echo "ncu rc=$?" >>"$O/ncu_launches.txt"
 # instructions issued (the issue model's input), in a run of its own so that a metric this
 # ncu lacks cannot cost the counters above
 timeout 120 ncu --clock-control none --csv \
   --metrics smsp__inst_executed.sum,smsp__inst_executed_op_global_st.sum,sm__cycles_elapsed.avg \
-  "$C/store_bench" "$root/gpu/suite.txt" "${only[@]}" --ncu >"$O/ncu_inst.csv" 2>&1
+  "$C/store_bench" "$root/$suite" "${only[@]}" --ncu >"$O/ncu_inst.csv" 2>&1
 echo "ncu inst rc=$?" >>"$O/ncu_launches.txt"
 fi
 # --- probes: rules the library left open (gpu/probes.cu), each in its own process, 3 times ----

@@ -60,28 +60,41 @@ __device__ __forceinline__ void store_lane(char* p, uint32_t v) {
 }
 
 // Unroll: stores a thread issues per loop iteration (elements first + k*step, k < Unroll), so
-// the loop's own instructions are shared by Unroll stores (suite.txt unroll=1|4).
-template <int Lane, int Unroll>
-__global__ void k_stream(char* base, size_t elems, int repeat) {
+// the loop's own instructions are shared by Unroll stores (suite.txt unroll=1|4). Pad: integer
+// multiply-adds before each store, on its data (`mul` is a kernel argument, so ptxas cannot fold
+// them): non-store instructions that compete for issue slots (suite.txt pad=0|8|24).
+template <int Lane, int Unroll, int Pad>
+__global__ void k_stream(char* base, size_t elems, int repeat, uint32_t mul) {
   const size_t first = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   const size_t step = size_t(gridDim.x) * blockDim.x;
+  const auto value = [mul](size_t i) {
+    uint32_t v = static_cast<uint32_t>(i);
+#pragma unroll
+    for (int k = 0; k < Pad; ++k) v = v * mul + 1;
+    return v;
+  };
   for (int r = 0; r < repeat; ++r) {
     size_t i = first;
     for (; i + (Unroll - 1) * step < elems; i += Unroll * step) {
 #pragma unroll
       for (int k = 0; k < Unroll; ++k)
-        store_lane<Lane>(base + (i + k * step) * Lane, static_cast<uint32_t>(i + k * step + r));
+        store_lane<Lane>(base + (i + k * step) * Lane, value(i + k * step + r));
     }
-    for (; i < elems; i += step) store_lane<Lane>(base + i * Lane, static_cast<uint32_t>(i + r));
+    for (; i < elems; i += step) store_lane<Lane>(base + i * Lane, value(i + r));
   }
 }
 
 template <int Lane>
-void launch_stream(int unroll, char* buffer, size_t elems, int repeat) {
-  if (unroll == 4)
-    k_stream<Lane, 4><<<kBlocks, kThreads>>>(buffer, elems, repeat);
+void launch_stream(int unroll, int pad, char* buffer, size_t elems, int repeat) {
+  const uint32_t mul = 3;
+  if (pad == 8)
+    k_stream<Lane, 1, 8><<<kBlocks, kThreads>>>(buffer, elems, repeat, mul);
+  else if (pad == 24)
+    k_stream<Lane, 1, 24><<<kBlocks, kThreads>>>(buffer, elems, repeat, mul);
+  else if (unroll == 4)
+    k_stream<Lane, 4, 0><<<kBlocks, kThreads>>>(buffer, elems, repeat, mul);
   else
-    k_stream<Lane, 1><<<kBlocks, kThreads>>>(buffer, elems, repeat);
+    k_stream<Lane, 1, 0><<<kBlocks, kThreads>>>(buffer, elems, repeat, mul);
 }
 
 __global__ void k_strided(char* base, size_t stride, size_t count) {
@@ -343,17 +356,20 @@ struct Runner {
       const int repeat = std::stoi(p("repeat", "1"));
       const size_t elems = footprint / lane;
       const int unroll = std::stoi(p("unroll", "1"));
-      if (unroll != 1 && unroll != 4) {
-        std::fprintf(stderr, "suite:%d: error: unroll must be 1 or 4\n", e.line);
+      const int pad = std::stoi(p("pad", "0"));
+      if ((unroll != 1 && unroll != 4) || (pad != 0 && pad != 8 && pad != 24) ||
+          (pad && unroll != 1)) {
+        std::fprintf(stderr, "suite:%d: error: unroll must be 1 or 4, pad 0, 8 or 24 (unroll 1)\n",
+                     e.line);
         std::exit(2);
       }
       auto launch = [&] {
         switch (lane) {
-          case 1: launch_stream<1>(unroll, buffer, elems, repeat); break;
-          case 2: launch_stream<2>(unroll, buffer, elems, repeat); break;
-          case 4: launch_stream<4>(unroll, buffer, elems, repeat); break;
-          case 8: launch_stream<8>(unroll, buffer, elems, repeat); break;
-          default: launch_stream<16>(unroll, buffer, elems, repeat); break;
+          case 1: launch_stream<1>(unroll, pad, buffer, elems, repeat); break;
+          case 2: launch_stream<2>(unroll, pad, buffer, elems, repeat); break;
+          case 4: launch_stream<4>(unroll, pad, buffer, elems, repeat); break;
+          case 8: launch_stream<8>(unroll, pad, buffer, elems, repeat); break;
+          default: launch_stream<16>(unroll, pad, buffer, elems, repeat); break;
         }
       };
       const double s = time_best(e, launch);

@@ -4,6 +4,7 @@
 // the ops point at them.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <sstream>
 #include <utility>
 
@@ -114,6 +115,7 @@ void begin_op(WarpOp& op, OpKind kind, std::uint32_t sm, std::uint16_t cta, std:
   op.mbar_offset = 0;
   op.tx_bytes = 0;
   op.parity = 0;
+  op.instructions = 0;
 }
 
 // A store op of `ins` with `elems` source elements of op_value(index, lane, element).
@@ -773,6 +775,56 @@ const std::vector<GeneratorInfo>& generators() {
   return list;
 }
 
+namespace {
+
+// A generator's ops with the instructions a warp issues for each (GenParams::instructions):
+// op i takes floor((i+1)x) - floor(ix) of them, so any stretch of ops averages x.
+class Issued : public Workload {
+ public:
+  Issued(std::unique_ptr<Workload> inner, double per_op) : inner_(std::move(inner)), x_(per_op) {}
+  std::string name() const override { return inner_->name(); }
+  golden::ModelConfig model_config() const override { return inner_->model_config(); }
+  bool setup(golden::MachineState& m, std::string& error) const override {
+    return inner_->setup(m, error);
+  }
+  bool next(WarpOp& op) override {
+    if (!inner_->next(op)) return false;
+    const double upto = std::floor(double(n_ + 1) * x_);
+    op.instructions = float(upto - std::floor(double(n_) * x_));
+    ++n_;
+    return true;
+  }
+  std::string error() const override { return inner_->error(); }
+  std::uint64_t size_hint() const override { return inner_->size_hint(); }
+  std::vector<std::string> notes() const override { return inner_->notes(); }
+  bool allocate_all() const override { return inner_->allocate_all(); }
+
+ private:
+  std::unique_ptr<Workload> inner_;
+  double x_;
+  std::uint64_t n_ = 0;
+};
+
+std::unique_ptr<Workload> make_plain(std::string_view name, const GenParams& p,
+                                     std::string& error) {
+  if (name == "stream") return make<Stream>(error, p, false);
+  if (name == "stream_v4b64") return make<Stream>(error, p, true);
+  if (name == "strided") return make<Strided>(error, p);
+  if (name == "scatter") return make<Scatter>(error, p);
+  if (name == "partial") return make<Partial>(error, p);
+  if (name == "bank_conflict") return make<BankConflict>(error, p);
+  if (name == "dsmem_ring") return make<DsmemRing>(error, p);
+  if (name == "tcgen05_epilogue") return make<Tcgen05Epilogue>(error, p);
+  if (name == "flag_publish") return make<FlagPublish>(error, p);
+  if (name == "chain_l2") return make<Chain>(error, p, false);
+  if (name == "chain_dram") return make<Chain>(error, p, true);
+  if (name == "sm_chain") return make<SmChain>(error, p);
+  if (name == "dsmem_pair") return make<DsmemPair>(error, p);
+  return make<Mmio>(error, p);
+}
+
+}  // namespace
+
 std::unique_ptr<Workload> make_generator(std::string_view name, const GenParams& p,
                                          std::string& error) {
   error.clear();
@@ -799,20 +851,13 @@ std::unique_ptr<Workload> make_generator(std::string_view name, const GenParams&
     error = "footprint: must be at most 2^40 bytes (got " + std::to_string(p.footprint) + ")";
     return nullptr;
   }
-  if (name == "stream") return make<Stream>(error, p, false);
-  if (name == "stream_v4b64") return make<Stream>(error, p, true);
-  if (name == "strided") return make<Strided>(error, p);
-  if (name == "scatter") return make<Scatter>(error, p);
-  if (name == "partial") return make<Partial>(error, p);
-  if (name == "bank_conflict") return make<BankConflict>(error, p);
-  if (name == "dsmem_ring") return make<DsmemRing>(error, p);
-  if (name == "tcgen05_epilogue") return make<Tcgen05Epilogue>(error, p);
-  if (name == "flag_publish") return make<FlagPublish>(error, p);
-  if (name == "chain_l2") return make<Chain>(error, p, false);
-  if (name == "chain_dram") return make<Chain>(error, p, true);
-  if (name == "sm_chain") return make<SmChain>(error, p);
-  if (name == "dsmem_pair") return make<DsmemPair>(error, p);
-  return make<Mmio>(error, p);
+  if (!(p.instructions >= 0) || p.instructions > 65536) {
+    error = "instructions: must be in 0..65536 (got " + std::to_string(p.instructions) + ")";
+    return nullptr;
+  }
+  std::unique_ptr<Workload> w = make_plain(name, p, error);
+  if (w && p.instructions > 0) return std::make_unique<Issued>(std::move(w), p.instructions);
+  return w;
 }
 
 }  // namespace stu::sim

@@ -31,8 +31,10 @@ Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu
       feed_(std::move(feed)),
       sms_(ctx.cfg.gpu.sms),
       warps_(std::size_t(ctx.cfg.gpu.sms) * 16 * 32) {
-  for (SmState& s : sms_)
+  for (SmState& s : sms_) {
     s.issue = Calendar(double(ctx.cfg.lsu.issue_width), calendar_window_bins(ctx.cfg));
+    s.instr = Calendar(double(ctx.cfg.sm.issue_per_clk), calendar_window_bins(ctx.cfg));
+  }
   qk_.reset();
   SC_HAS_PROCESS(Lsu);
   SC_THREAD(main);
@@ -203,6 +205,7 @@ void Lsu::issue_lt(const PlannedOp& op) {
   const Cycle sm_t = std::max(s.cursor, ctx_.tb.now());
   Cycle t = std::max(sm_t, w.ready);
   const bool held = t > sm_t;
+  if (op.instructions > 0) t = s.instr.book(t, double(op.instructions));
   if (op.kind == OpKind::MbarWait) {
     const Cycle c = mbu_.phase_done(op.ctx.cta, op.mbar_offset, op.parity);
     if (c == kLater) {
@@ -319,6 +322,9 @@ void Lsu::issue_at(const PlannedOp& op) {
   WarpState& w = warp(op);
   Stats& st = ctx_.stats;
   wait_until(s.cursor);
+  // The SM issued the op's instructions from its previous op on (not from when this one
+  // thread came to it): SMs issue side by side.
+  if (op.instructions > 0) wait_until(s.instr.book(s.cursor, double(op.instructions)));
   const Cycle start = ctx_.tb.now();
   if (op.kind == OpKind::MbarWait) {
     for (;;) {

@@ -2,6 +2,8 @@
 // planned warp operations from a feed (the workload, or one `.sts` store at a time), and
 // for each store issues one transaction per line request (global, local, shared, DSMEM) or
 // per TMEM run, honouring:
+//   - the SM's instruction issue: an op's instructions (the workload's non-store instructions
+//     and the op) take sm.issue_per_clk slots a cycle before the op goes on;
 //   - issue width (lsu.issue_width instructions per cycle per SM) and the per-SM limit of
 //     outstanding instructions (lsu.outstanding_stores);
 //   - weak and relaxed (strong) stores pipeline: none waits for another's acknowledgement
@@ -53,6 +55,7 @@ struct PlannedOp {
   const golden::StoreResult* res = nullptr;  // Store: valid until the next feed call
   bool tcgen05 = false;
   isa::Scope scope = isa::Scope::Gpu;  // Fence
+  float instructions = 0;              // the SM's issue slots it takes first (WarpOp)
 };
 
 class Lsu : public sc_core::sc_module {
@@ -94,6 +97,7 @@ class Lsu : public sc_core::sc_module {
     Cycle fence_free = 0;  // the next .cluster/.gpu/.sys fence starts no earlier
     Cycle mmio_free = 0;   // the next .mmio store's first lane goes no earlier
     Calendar issue{1.0};
+    Calendar instr{1.0};  // the SM's instruction issue (sm.issue_per_clk)
     std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> acks;  // LT
     unsigned outstanding = 0;                                                  // AT
     bool active = false;  // LT: has issued (its cursor counts for the quantum keeper)

@@ -70,6 +70,8 @@ std::vector<Field> fields(SimConfig& c) {
   return {
       {"clock", "core_mhz", &c.clock.core_mhz, {100, 10000}},
       {"gpu", "sms", &c.gpu.sms, {1, 1024}},
+      {"gpu", "launch_cycles", &c.gpu.launch_cycles, {0, 100000000}},
+      {"sm", "issue_per_clk", &c.sm.issue_per_clk, {1, 64}},
       {"lsu", "issue_width", &c.lsu.issue_width, {1, 8}},
       {"lsu", "outstanding_stores", &c.lsu.outstanding_stores, {1, 4096}},
       {"lsu", "mmio_cycles_per_lane", &c.lsu.mmio_cycles_per_lane, {1, 1000}},
@@ -159,6 +161,8 @@ SimConfig common_assumptions() {
   SimConfig c;
   c.lsu = {1, 32, 2};             // assumption, but mmio_cycles_per_lane: as h200 (measured there)
   c.fence = {16, 269, 1025, 24};  // assumption: as h200 (measured there)
+  c.sm.issue_per_clk = 3;         // assumption: as h200 (measured there)
+  c.gpu.launch_cycles = 10260;    // assumption: as h200 (measured there, in cycles)
   c.l1.ways = 4;                  // assumption (golden default)
   c.l1.tag_lookups_per_clk = 4;   // microbench: "looks up 4 sets x 4 sectors per cycle"
   c.l1.write_buffer_entries = 8;  // assumption (golden default)
@@ -258,6 +262,14 @@ SimConfig preset_h200() {
   // measured (same run, store_bench async_peer_1): one warp's st.async.v4 into the peer CTA
   // of a 2-CTA cluster moves 512 bytes every 24.2 cycles in steady state, 21 B/clk
   c.dsmem.bytes_per_clk = 21;
+  // measured (data/silicon/h200-2026-11-26-device run 11, ncu smsp__inst_executed.sum over
+  // sm__cycles_elapsed.avg x 132): an SM whose 8-bit streaming stores leave it issue-bound
+  // issues 2.9-3.3 instructions a cycle of its 4 schedulers' 4 (stream_l2_u8 3.06,
+  // stream_l2_u8_x4 2.93, stream_l2_u8_pad8 3.30)
+  c.sm.issue_per_clk = 3;
+  // measured (run 10, store_bench launch_empty): the 1056 x 512 grid with no store takes
+  // 5.18 us between CUDA events (6.78 us on run 11's machine) = 10,260 cycles at 1980 MHz
+  c.gpu.launch_cycles = 10260;
   return c;
 }
 

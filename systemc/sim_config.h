@@ -45,6 +45,16 @@ struct ClockConfig {
 
 struct GpuConfig {
   std::uint32_t sms = 0;  // streaming multiprocessors (one LSU, L1 and crossbar port each)
+  // What a kernel launch adds to its stores' time, as CUDA events around the launch see it
+  // (the grid's launch, dispatch and end): in Stats::kernel_seconds(), not in the cycles,
+  // seconds or bandwidths of the stores.
+  std::uint32_t launch_cycles = 0;
+};
+
+// An SM's instruction issue: the workload's non-store instructions (WarpOp::instructions)
+// take issue slots before the store they precede.
+struct SmConfig {
+  std::uint32_t issue_per_clk = 0;  // instructions an SM issues per cycle, all its schedulers
 };
 
 struct LsuConfig {
@@ -138,6 +148,7 @@ struct SimConfig {
   std::string preset;  // the preset the values started from
   ClockConfig clock;
   GpuConfig gpu;
+  SmConfig sm;
   LsuConfig lsu;
   FenceConfig fence;
   L1Config l1;

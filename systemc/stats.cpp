@@ -96,7 +96,9 @@ std::string Stats::to_json(const std::string& config_json, const std::string& wo
   j["workload"] = workload;
   j["mode"] = mode;
   j["cycles"] = cycles;
+  j["launch_cycles"] = launch_cycles;
   j["seconds"] = seconds();
+  j["kernel_seconds"] = kernel_seconds();
   j["warp_ops"] = warp_ops;
   j["host_seconds"] = host_seconds;
   j["warp_ops_per_host_second"] = host_seconds > 0 ? double(warp_ops) / host_seconds : 0.0;
@@ -124,6 +126,8 @@ std::string Stats::to_csv() const {
   o.precision(17);
   o << "metric,value\n";
   o << "cycles," << cycles << "\n";
+  o << "launch_cycles," << launch_cycles << "\n";
+  o << "kernel_seconds," << kernel_seconds() << "\n";
   o << "warp_ops," << warp_ops << "\n";
   for (std::size_t i = 0; i < std::size_t(Metric::kCount); ++i)
     o << metric_name(Metric(i)) << "," << counters[i] << "\n";

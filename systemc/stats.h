@@ -71,6 +71,8 @@ struct Stats {
   std::array<double, std::size_t(Metric::kCount)> counters{};
   std::array<LatencyHistogram, kStoreClasses> latency;
   std::uint64_t cycles = 0;  // the simulated time, in core cycles
+  // gpu.launch_cycles: what the kernel's launch adds to `cycles` in its time (kernel_seconds())
+  std::uint64_t launch_cycles = 0;
   double core_mhz = 0;
   std::uint64_t warp_ops = 0;  // workload ops run (stores, arrives, waits)
   double host_seconds = 0;     // wall-clock time of the simulation
@@ -83,7 +85,12 @@ struct Stats {
   void add(Metric m, double v = 1.0) { counters[std::size_t(m)] += v; }
   double get(Metric m) const { return counters[std::size_t(m)]; }
   LatencyHistogram& lat(StoreClass c) { return latency[std::size_t(c)]; }
+  // The stores' time (the bandwidths' divisor).
   double seconds() const { return core_mhz > 0 ? double(cycles) / (core_mhz * 1e6) : 0.0; }
+  // The kernel's time as CUDA events around its launch see it: the stores' and the launch's.
+  double kernel_seconds() const {
+    return core_mhz > 0 ? double(cycles + launch_cycles) / (core_mhz * 1e6) : 0.0;
+  }
   // Bytes per second at the core clock (0 when no time passed).
   double bandwidth(double bytes) const { return seconds() > 0 ? bytes / seconds() : 0.0; }
 

@@ -119,6 +119,7 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   ctx_ = std::make_unique<SimContext>(
       SimContext{cfg_, *tb_, stats_, image_, *pool_, nullptr, nullptr, GlobalImage::Written, {}});
   stats_.core_mhz = cfg_.clock.core_mhz;
+  stats_.launch_cycles = cfg_.gpu.launch_cycles;
   activate();  // the quantum, now that the clock and the resolution are known
   top_ = std::make_unique<Top>("stu_tlm", *this, *ctx_, cores, arena_);
   hints_ = std::make_unique<HostHints>(cfg_);
@@ -202,6 +203,7 @@ bool TlmModel::next_op(PlannedOp& op) {
   op.tx_bytes = cur.tx_bytes;
   op.parity = cur.parity;
   op.scope = cur.scope;
+  op.instructions = cur.instructions;
   if (cur.kind != OpKind::Store) return true;
   plan_store(cur.ins, nullptr, cur.ctx, &cur.ops, nullptr, res_);
   if (res_.fault_mask) report_fault(res_, cur.ctx, op.sm);

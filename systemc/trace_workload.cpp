@@ -90,6 +90,7 @@ class TraceWorkload : public Workload {
                  : rec_.scope == workload::FenceScope::Sys ? isa::Scope::Sys
                                                            : isa::Scope::Gpu;
       op.ops.src.clear();
+      op.instructions = float(rec_.issued);
       ++index_;
       return true;
     }
@@ -125,6 +126,7 @@ class TraceWorkload : public Workload {
     op.mbar_offset = 0;
     op.tx_bytes = 0;
     op.parity = 0;
+    op.instructions = float(rec_.issued);
     ++index_;
     return true;
   }

@@ -45,6 +45,10 @@ struct WarpOp {
   std::uint32_t tx_bytes = 0;          // MbarArrive: expect-tx bytes (0: a plain arrive)
   std::uint32_t parity = 0;            // MbarWait: the phase parity waited for
   isa::Scope scope = isa::Scope::Gpu;  // Fence: its scope
+  // Instructions the warp issues for this op, the op included: what it takes of its SM's
+  // issue slots (sm.issue_per_clk) before it goes to the LSU. 0: the op alone, not counted
+  // (directed tests, generators without `instructions`, .stut traces).
+  float instructions = 0;
 };
 
 class Workload {
@@ -88,6 +92,10 @@ struct GenParams {
   std::string op = "st.relaxed.gpu";
   std::uint32_t cta_warps = 1;
   std::uint32_t lanes = 32;
+  // Instructions a warp issues per warp op, the op included (0: not counted): the kernel's
+  // non-store instructions, as Nsight Compute's smsp__inst_executed.sum over the ops counts
+  // them. Fractions spread evenly (op i takes floor((i+1)x) - floor(ix)).
+  double instructions = 0;
 };
 
 struct GeneratorInfo {

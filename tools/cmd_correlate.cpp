@@ -24,9 +24,9 @@ namespace {
 
 struct CorrelateArgs {
   std::string suite = "gpu/suite.txt";
-  std::string measured;
-  std::string ncu;
-  std::string ncu_launches;
+  std::vector<std::string> measured;      // later files' figures replace earlier ones
+  std::vector<std::string> ncu;           // each with the --ncu-launches at its position
+  std::vector<std::string> ncu_launches;
   std::string config = "h200";
   std::string mode;
   std::vector<std::string> only;
@@ -129,11 +129,17 @@ ModelRun plan_run(const correlate::Experiment& e, std::uint32_t sms, std::uint64
   return m;
 }
 
-// The model's value of the figure silicon measured.
+// The model's value of the figure silicon measured. A run of part of the experiment's warps
+// (--max-warps) stands for all of them at its rate; the launch is paid once.
 double model_figure(const correlate::Experiment& e, const ModelRun& m, const sim::Stats& s) {
-  const double secs = s.seconds();
-  if (e.kernel == "stream") return s.bandwidth(s.get(sim::Metric::BytesStored));
-  if (e.kernel == "strided") return secs > 0 ? double(m.params.warps) * 32 / secs : 0;
+  const double scale =
+      m.params.warps && m.full_warps > m.params.warps ? double(m.full_warps) / m.params.warps : 1;
+  const double secs = s.core_mhz > 0 ? (double(s.cycles) * scale + double(s.launch_cycles)) /
+                                           (s.core_mhz * 1e6)
+                                     : 0;
+  if (e.kernel == "stream")
+    return secs > 0 ? s.get(sim::Metric::BytesStored) * scale / secs : 0;
+  if (e.kernel == "strided") return secs > 0 ? double(m.params.warps) * 32 * scale / secs : 0;
   if (e.kernel == "chain")  // cycles an iteration (one thread) or a warp store (W warps)
     return m.params.warps ? double(s.cycles) / double(m.params.warps) : 0;
   if (e.kernel == "shared")  // cycles per warp store on the SM
@@ -153,6 +159,7 @@ std::vector<std::pair<std::string, double>> model_counters(const sim::Stats& s) 
       {"lts__t_requests_op_write.sum", s.get(Metric::L2Requests)},
       {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", s.get(Metric::L1GlobalSectors)},
       {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", s.get(Metric::L1GlobalRequests)},
+      // from the grid's start: without the launch (gpu.launch_cycles), which CUDA events see
       {"gpu__time_duration.sum", s.seconds() * 1e9},
   };
 }
@@ -292,14 +299,18 @@ int run_correlate(const CorrelateArgs& a) {
   }
   std::map<std::string, Measured> measured;
   std::string device;
-  if (!read_measured(a.measured, measured, device, why)) {
-    std::cerr << "stu: error: " << why << "\n";
-    return kUsage;
+  for (const std::string& path : a.measured) {
+    if (!read_measured(path, measured, device, why)) {
+      std::cerr << "stu: error: " << why << "\n";
+      return kUsage;
+    }
   }
   std::map<std::string, std::map<std::string, double>> ncu;
-  if (!a.ncu.empty() && !read_ncu(a.ncu, a.ncu_launches, ncu, why)) {
-    std::cerr << "stu: error: " << why << "\n";
-    return kUsage;
+  for (std::size_t i = 0; i < a.ncu.size(); ++i) {
+    if (!read_ncu(a.ncu[i], a.ncu_launches[i], ncu, why)) {
+      std::cerr << "stu: error: " << why << "\n";
+      return kUsage;
+    }
   }
   std::map<std::string, double> baseline;
   if (!a.baseline.empty() && !read_baseline(a.baseline, baseline, why)) {
@@ -313,7 +324,8 @@ int run_correlate(const CorrelateArgs& a) {
   }
   const std::string mode = cfg.sim.mode == sim::SimMode::Lt ? "lt" : "at";
   if (!a.quiet)
-    std::cout << "silicon: " << (device.empty() ? a.measured : device) << "; model: " << a.config
+    std::cout << "silicon: " << (device.empty() ? a.measured.front() : device)
+              << "; model: " << a.config
               << " (" << mode << ")\n";
 
   std::vector<Row> rows;
@@ -329,7 +341,15 @@ int run_correlate(const CorrelateArgs& a) {
       continue;
     }
     row.silicon = mit->second.value;
-    const ModelRun m = plan_run(e, cfg.gpu.sms, a.max_warps);
+    ModelRun m = plan_run(e, cfg.gpu.sms, a.max_warps);
+    // The kernel's instructions a warp store, where ncu counted them: the workload's own
+    // description (what the SM must issue), not a figure of the model's.
+    if (const auto nit = ncu.find(e.name); nit != ncu.end()) {
+      const auto all = nit->second.find("smsp__inst_executed.sum");
+      const auto st = nit->second.find("smsp__inst_executed_op_global_st.sum");
+      if (all != nit->second.end() && st != nit->second.end() && st->second > 0)
+        m.params.instructions = all->second / st->second;
+    }
     if (m.generator.empty()) {
       row.note = m.why;
       rows.push_back(row);
@@ -434,10 +454,15 @@ Command add_correlate(CLI::App& app) {
       "grew by more than 10 % over the recorded ratio. See docs/correlate.md.");
   sub->add_option("--suite", args->suite, "the suite file (default gpu/suite.txt)")
       ->type_name("FILE");
-  sub->add_option("--measured", args->measured, "gpu/store_bench's output (JSON lines)")
+  sub->add_option("--measured", args->measured,
+                  "gpu/store_bench's output (JSON lines); repeat it to add runs (a later run's "
+                  "figure replaces an earlier one's)")
       ->type_name("FILE")
       ->required();
-  sub->add_option("--ncu", args->ncu, "Nsight Compute --csv output of store_bench --ncu")
+  sub->add_option("--ncu", args->ncu,
+                  "Nsight Compute --csv output of store_bench --ncu (repeatable, each with its "
+                  "--ncu-launches); smsp__inst_executed.sum and smsp__inst_executed_op_global_st"
+                  ".sum give the model the kernel's instructions a store")
       ->type_name("FILE");
   sub->add_option("--ncu-launches", args->ncu_launches,
                   "store_bench --ncu's stderr: the launch order")
@@ -458,8 +483,9 @@ Command add_correlate(CLI::App& app) {
       ->type_name("FILE");
   sub->add_flag("-q,--quiet", args->quiet, "the table only");
   return {sub, [args] {
-            if (!args->ncu.empty() && args->ncu_launches.empty()) {
-              std::cerr << "stu: error: --ncu needs --ncu-launches (store_bench --ncu's stderr)\n";
+            if (args->ncu.size() != args->ncu_launches.size()) {
+              std::cerr << "stu: error: each --ncu needs its --ncu-launches (store_bench --ncu's "
+                           "stderr), in the same order\n";
               return kUsage;
             }
             return run_correlate(*args);

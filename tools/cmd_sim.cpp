@@ -67,6 +67,15 @@ bool set_param(sim::GenParams& p, const std::string& kv, std::string& why) {
   }
   char* end = nullptr;
   errno = 0;
+  if (key == "instructions") {  // instructions a warp op issues: a decimal, e.g. 10.3
+    const double x = std::strtod(val.c_str(), &end);
+    if (val.empty() || *end || errno || !(x >= 0)) {
+      why = "--param instructions: '" + val + "' is not a non-negative number";
+      return false;
+    }
+    p.instructions = x;
+    return true;
+  }
   const unsigned long long v = std::strtoull(val.c_str(), &end, 0);
   if (val.empty() || *end || errno || val[0] == '-') {
     why = "--param " + key + ": '" + val + "' is not a non-negative integer";
@@ -90,7 +99,7 @@ bool set_param(sim::GenParams& p, const std::string& kv, std::string& why) {
     p.lanes = std::uint32_t(std::min<unsigned long long>(v, 1u << 30));
   } else {
     why = "--param: unknown key '" + key +
-          "' (keys: warps, sms, width, stride, footprint, seed, op, cta_warps, lanes)";
+          "' (keys: warps, sms, width, stride, footprint, seed, op, cta_warps, lanes, instructions)";
     return false;
   }
   return true;
@@ -371,7 +380,7 @@ Command add_sim(CLI::App& app) {
       ->type_name("FILE");
   sub->add_option("--plot", args->plot, "write PNG charts (gnuplot) into DIR")->type_name("DIR");
   sub->add_option("--param", args->params,
-                  "a generator parameter: warps, sms, width, stride, footprint, seed")
+                  "a generator parameter: warps, sms, width, stride, footprint, seed, op, cta_warps, lanes, instructions")
       ->type_name("KEY=VALUE");
   sub->add_option("--sweep", args->sweep, "run once per value of a generator parameter")
       ->type_name("KEY=V1,V2,...");

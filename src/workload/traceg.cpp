@@ -138,6 +138,7 @@ class TracegSource : public StoreSource {
         if (!check_warp_count()) return false;
         if (!parse_u32(value_of(line), warp_)) return error("expected 'warp = N'");
         have_warp_ = true;
+        since_record_ = 0;
         have_insts_ = false;
         continue;
       }
@@ -197,7 +198,10 @@ class TracegSource : public StoreSource {
   bool instruction(std::string_view line, StoreRecord& r, bool& is_store) {
     std::string err;
     if (!parse_instruction_line(line, kernel_, r, is_store, skipped_, err)) return error(err);
+    if (since_record_ < UINT32_MAX) ++since_record_;
     if (!is_store) return true;
+    r.issued = since_record_;
+    since_record_ = 0;
     r.kernel_id = kernel_.id;
     r.cta = cta_;
     r.warp = warp_;
@@ -211,6 +215,7 @@ class TracegSource : public StoreSource {
   bool in_body_ = false, in_tb_ = false, have_warp_ = false, have_insts_ = false;
   uint64_t insts_expected_ = 0, insts_seen_ = 0;
   uint32_t insts_line_ = 0;
+  uint32_t since_record_ = 0;  // instruction lines of the warp since its last record
 };
 
 }  // namespace

@@ -70,7 +70,10 @@ class TracezSource : public StoreSource {
         std::string err;
         if (!parse_instruction_line(line, kernel_, r, is_store, skipped_, err))
           return error(where() + err);
+        if (since_record_ < UINT32_MAX) ++since_record_;
         if (!is_store) continue;
+        r.issued = since_record_;
+        since_record_ = 0;
         r.kernel_id = kernel_.id;
         r.cta = index_[cta_].cta;
         r.warp = warp_;
@@ -286,6 +289,7 @@ class TracezSource : public StoreSource {
   bool open_warp() {
     const WarpIndex& w = warp();
     inst_in_warp_ = 0;
+    since_record_ = 0;
     subchunk_ = 0;
     uint64_t at = w.offset;
     if (at < data_begin_)
@@ -364,6 +368,7 @@ class TracezSource : public StoreSource {
   size_t subchunk_ = 0;
   uint64_t pos_ = 0;  // the next sub-chunk's byte offset
   uint64_t inst_in_warp_ = 0;
+  uint32_t since_record_ = 0;  // instruction lines of the warp since its last record
   std::vector<char> comp_, text_;
   std::vector<std::string_view> lines_;  // into text_
   size_t line_ = 0;

@@ -63,6 +63,19 @@ TEST(ExactDivider, EqualsDivision) {
 }
 
 // Timebase: a cycle's time and back, exactly, at the clock of every preset.
+// A kernel's time is its stores' cycles and its launch (gpu.launch_cycles); the bandwidths are
+// the stores' own: 1,980 cycles of stores and 1,980 of launch at 1980 MHz are 1 us of stores
+// (4000 bytes: 4 GB/s) in a 2 us kernel.
+TEST(Stats, KernelSecondsCountTheLaunch) {
+  Stats s;
+  s.core_mhz = 1980;
+  s.cycles = 1980;
+  s.launch_cycles = 1980;
+  EXPECT_DOUBLE_EQ(s.seconds(), 1e-6);
+  EXPECT_DOUBLE_EQ(s.kernel_seconds(), 2e-6);
+  EXPECT_DOUBLE_EQ(s.bandwidth(4000), 4e9);
+}
+
 TEST(Timebase, CycleTimeRoundTrip) {
   for (const std::string& name : preset_names()) {
     sc_core::sc_simcontext sim;  // not current: its time stays 0

@@ -75,6 +75,32 @@ TEST_P(Ordering, RelaxedStrongStoresPipeline) {
   EXPECT_EQ(events(o.log, Event::L2Write, 0, b).size(), 1u) << dump(o.log);
 }
 
+// --- the SM's instruction issue (sm.issue_per_clk) ----------------------------------------
+// An op's instructions take its SM's issue slots before it goes. At 2 a cycle, SM 0's first
+// 100-instruction store issues no earlier than cycle 49 (slots 0..49), its second no earlier
+// than 99; SM 1's store, issued by its own slots, goes before SM 0's second.
+TEST_P(Ordering, InstructionsTakeTheirSmsIssueSlotsFirst) {
+  SimConfig c = cfg();
+  c.sm.issue_per_clk = 2;
+  Script s;
+  const auto line = [](std::uint64_t base) {
+    return [base](unsigned l) { return base + 4 * l; };
+  };
+  const char* st = "st.global.b32 [%rd1], %r1;";
+  s.store(st, 0, 0, 0, ~0u, line(kBase)).instructions = 100;
+  s.store(st, 1, 0, 0, ~0u, line(kBase + 0x1000)).instructions = 100;
+  s.store(st, 0, 0, 1, ~0u, line(kBase + 0x2000)).instructions = 100;
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  const Cycle sm0_first = one(o.log, Event::Issue, s.id_of(0));
+  const Cycle sm1 = one(o.log, Event::Issue, s.id_of(1));
+  const Cycle sm0_second = one(o.log, Event::Issue, s.id_of(2));
+  EXPECT_GE(sm0_first, 49u) << dump(o.log);
+  EXPECT_GE(sm1, 49u) << dump(o.log);
+  EXPECT_LT(sm1, 99u) << dump(o.log);
+  EXPECT_GE(sm0_second, 99u) << dump(o.log);
+}
+
 // --- fences (docs/tlm.md, "Write buffer, ordering and completion") ------------------------
 // Fence costs far apart from the latencies, so each rule shows on its own.
 SimConfig fence_config(SimMode mode) {

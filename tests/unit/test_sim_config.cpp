@@ -91,6 +91,8 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.fence.cta_cycles, 16u);
   EXPECT_EQ(c.fence.interval, 24u);
   EXPECT_EQ(c.dsmem.bytes_per_clk, 21u);  // 512 B of st.async every 24.2 cycles
+  EXPECT_EQ(c.sm.issue_per_clk, 3u);      // 2.9-3.3 instructions a cycle when issue-bound
+  EXPECT_EQ(c.gpu.launch_cycles, 10260u);  // the empty grid: 5.18 us at 1980 MHz
   EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
   EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
 }
@@ -162,7 +164,7 @@ TEST(SimConfigLoad, OverridesOfEveryType) {
 TEST(SimConfigLoad, UnknownSection_bad) {
   const std::string e = only_error(R"({"l3": {"slices": 4}})");
   EXPECT_EQ(
-      e.rfind("l3: unknown key (known: preset, clock, gpu, lsu, fence, l1, xbar, l2, dram,", 0), 0u)
+      e.rfind("l3: unknown key (known: preset, clock, gpu, sm, lsu, fence, l1, xbar, l2, dram,", 0), 0u)
       << e;
 }
 
@@ -333,13 +335,15 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("dram").at("partial_writes"), "read_modify_write");
   EXPECT_EQ(doc.at("lsu").at("mmio_cycles_per_lane"), 2);
   EXPECT_EQ(doc.at("fence").at("sys_cycles"), 1025);
-  // preset + 13 sections; 41 parameters.
-  EXPECT_EQ(doc.size(), 14u);
+  EXPECT_EQ(doc.at("sm").at("issue_per_clk"), 3);
+  EXPECT_EQ(doc.at("gpu").at("launch_cycles"), 10260);
+  // preset + 14 sections; 43 parameters.
+  EXPECT_EQ(doc.size(), 15u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 41u);
+  EXPECT_EQ(params, 43u);
 }
 
 // --- what the modules use -----------------------------------------------------------------

@@ -290,6 +290,26 @@ TEST(SimWorkload, StreamWidth4FirstOpIsOneFullLine) {
   EXPECT_EQ(op.ops.addr[31], kBase + 128 + 124);
 }
 
+// `instructions` x: op i issues floor((i+1)x) - floor(ix), so 2.5 gives 2, 3, 2, 3 and any
+// stretch of ops averages x; 0 leaves every op at 0 (not counted).
+TEST(SimWorkload, InstructionsSpreadEvenlyOverOps) {
+  GenParams p = params(8);
+  p.instructions = 2.5;
+  auto w = make("stream", p);
+  WarpOp op;
+  for (float want : {2.0f, 3.0f, 2.0f, 3.0f}) {
+    ASSERT_TRUE(w->next(op));
+    EXPECT_EQ(op.instructions, want);
+  }
+  auto plain = make("stream", params(8));
+  ASSERT_TRUE(plain->next(op));
+  EXPECT_EQ(op.instructions, 0.0f);
+  std::string e;
+  p.instructions = -1;
+  EXPECT_EQ(make_generator("stream", p, e), nullptr);
+  EXPECT_EQ(e, "instructions: must be in 0..65536 (got -1.000000)");
+}
+
 TEST(SimWorkload, StreamEveryWidth) {
   // 32 lanes x width bytes: width 1 fills a quarter line, 32 fills eight lines.
   const std::pair<std::uint32_t, std::size_t> cases[] = {{1, 1}, {2, 1},  {4, 1},

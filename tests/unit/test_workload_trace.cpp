@@ -127,6 +127,11 @@ TEST(WorkloadTraceg, V4EveryCompressionMode) {
   EXPECT_EQ(r[6].addr[16], 0x1100u);
   EXPECT_EQ(r[6].addr[23], 0x1138u);
 
+  // Instructions each record's warp issued since its previous record, the record included:
+  // S2R, IMAD, STG.E.64 | STS | STL.128 | LDG.E, ST.E | (warp 1) STG.E | STG.E | (CTA 1) STG.E.64.
+  const std::vector<uint32_t> issued{3, 1, 1, 2, 1, 1, 1};
+  for (std::size_t i = 0; i < r.size(); ++i) EXPECT_EQ(r[i].issued, issued[i]) << "record " << i;
+
   EXPECT_EQ(src->instructions(), 12u);
   EXPECT_EQ(src->skipped().total, 5u);
   std::map<std::string, uint64_t> want{{"EXIT", 2}, {"IMAD", 1}, {"LDG.E", 1}, {"S2R", 1}};

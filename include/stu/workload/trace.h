@@ -57,6 +57,9 @@ struct StoreRecord {
   uint64_t pc = 0;                     // the instruction's PC (hex in the trace)
   std::string opcode;                  // full SASS opcode, e.g. STG.E.128
   StoreSpace space = StoreSpace::Global;
+  // Instructions the warp issued since its previous record, this one included (the issue
+  // model's input); 0 where the format does not say (.stut).
+  uint32_t issued = 0;
   uint32_t mask = 0;                       // active (and predicate-true) lanes
   uint32_t width = 0;                      // bytes per lane (the trace's mem_width); a fence: 0
   std::array<uint64_t, kWarpSize> addr{};  // per-lane address; 0 for inactive lanes

@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""Mutation testing of the RTL (docs/verification.md, "Mutation score").
+
+Each mutant is one small change to one RTL file: an operator swapped (== !=, < <=, > >=,
+&& ||, & |, + -), a negation dropped (!x), a sized constant changed (1'b0 1'b1, 4'd3 4'd4,
+'0 '1), an if-condition inverted, or a case item's statement dropped. For each mutant the
+tool rebuilds the models that contain the file in its own build folder (build-mutation/, a
+Release configuration whose STU_RTL_MUTANT_MODELS are Verilated from a copy of rtl/), runs
+the regression of every registered block those models serve (`stu cosim --block B` with the
+seeds of tests/regress/mutation.txt, and the block's directed tests, tb_<block>, without the
+Long cases) and records the mutant as
+
+    killed     a regression failed (or ran past --timeout: a hang is a detection too)
+    survived   every regression passed: a hole in the stimulus or checks, or an equivalent
+               mutant (docs/verification.md lists the equivalent ones with the reason)
+    invalid    the mutant does not build (Verilator -Wall, or the C++ compile, rejects it)
+
+  scripts/mutate.py --list [--files F,...] [--rtl-dir D]  the mutants, one a line, no build
+  scripts/mutate.py [--files F,...] [--sample N] [--seed S] [--top]
+                    [--build-dir DIR] [--report FILE.tsv] [--markdown FILE.md]
+
+--sample N takes N mutants of each file, drawn with --seed (printed; the same seed gives the
+same mutants). Without --top, files whose only models are the store path's (19 MB of C++ a
+rebuild) are left out; with it, they are in. Exit 0 when every valid mutant was killed, 1
+when one survived, 2 on a usage or build-set-up error.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RTL = os.path.join(ROOT, "rtl")
+STORE_PATH_MODELS = ("Vstu_store_path", "Vstu_store_path_nocache")
+
+# --- the mutants ---------------------------------------------------------------------------
+
+DECL = re.compile(r"^\s*(input|output|inout|logic|wire|reg|bit|int|integer|genvar|parameter|"
+                  r"localparam|typedef|import|module|endmodule|package|endpackage|function|"
+                  r"endfunction|struct|enum)\b")
+SIZED = re.compile(r"\b(\d+)'([bdh])([0-9a-fA-F_]+)\b")
+FILL = re.compile(r"(?<![\w'])'([01])\b")
+CASE_ITEM = re.compile(r"^(\s*)(?!default\b)([\w'.{}][\w'.,{} ]*?)\s*:\s*([^:;][^;]*;)\s*$")
+
+
+def code_lines(text):
+    """(line number, code) with comments blanked to spaces (columns kept)."""
+    out, in_block = [], False
+    for n, line in enumerate(text.split("\n"), 1):
+        code, i = [], 0
+        while i < len(line):
+            if in_block:
+                end = line.find("*/", i)
+                if end < 0:
+                    code.append(" " * (len(line) - i))
+                    i = len(line)
+                else:
+                    code.append(" " * (end + 2 - i))
+                    i, in_block = end + 2, False
+                continue
+            if line.startswith("//", i):
+                code.append(" " * (len(line) - i))
+                break
+            if line.startswith("/*", i):
+                in_block = True
+                continue
+            if line[i] == '"':  # a string: kept as is, never mutated (below)
+                end = line.find('"', i + 1)
+                end = len(line) if end < 0 else end + 1
+                code.append(line[i:end])
+                i = end
+                continue
+            code.append(line[i])
+            i += 1
+        out.append((n, "".join(code)))
+    return out
+
+
+def operator_sites(code):
+    """(column, original, replacement, operator name) of the swappable operators."""
+    sites = []
+    depth, seen_eq = 0, False  # parentheses open; an '=' or '?' at depth 0 before here
+    i = 0
+    while i < len(code):
+        two, one = code[i:i + 2], code[i]
+        if one == "(":
+            depth += 1
+        elif one == ")":
+            depth -= 1
+        three = code[i:i + 3]
+        prev = code[i - 1] if i else " "
+        if three in ("===", "!==", "<<<", ">>>", "|->", "|=>"):
+            i += 3
+            continue
+        if two in ("==", "!="):
+            sites.append((i, two, "!=" if two == "==" else "==", "eq"))
+            i += 2
+            continue
+        if two in ("&&", "||"):
+            sites.append((i, two, "||" if two == "&&" else "&&", "logic"))
+            i += 2
+            continue
+        if two in ("<<", ">>", "++", "--", "->", "+:", "-:", "::", "+=", "-=", "|=", "&=", "^="):
+            i += 2
+            continue
+        if two == "<=":
+            # at depth 0 before any '=' or '?', `x <= ...` is a non-blocking assignment
+            if depth > 0 or seen_eq:
+                sites.append((i, "<=", "<", "rel"))
+            i += 2
+            continue
+        if depth == 0 and one in "=?":
+            seen_eq = True
+        if two == ">=":
+            sites.append((i, ">=", ">", "rel"))
+            i += 2
+            continue
+        if one == "<" and prev != "<":
+            sites.append((i, "<", "<=", "rel"))
+        elif one == ">" and prev not in "-=>":
+            sites.append((i, ">", ">=", "rel"))
+        elif one == "&":
+            sites.append((i, "&", "|", "bit"))
+        elif one == "|":
+            sites.append((i, "|", "&", "bit"))
+        elif one == "+":
+            sites.append((i, "+", "-", "arith"))
+        elif one == "-" and code[i + 1:i + 2] != ">":
+            sites.append((i, "-", "+", "arith"))
+        elif one == "!" and code[i + 1:i + 2] != "=":
+            sites.append((i, "!", "", "not"))
+        i += 1
+    return sites
+
+
+def matching_paren(code, open_at):
+    depth = 0
+    for j in range(open_at, len(code)):
+        if code[j] == "(":
+            depth += 1
+        elif code[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def mutants_of(path):
+    """Every mutant of one file, in a fixed order: dicts with line, col, op, orig, repl."""
+    rel = os.path.relpath(path, ROOT)
+    with open(path) as f:
+        text = f.read()
+    lines = text.split("\n")
+    out = []
+    case_depth = 0
+    for n, code in code_lines(text):
+        stripped = code.strip()
+        words = re.findall(r"\b(case|casez|casex|endcase)\b", code)
+        opens = sum(1 for w in words if w != "endcase")
+        if (not stripped or stripped.startswith("`") or DECL.match(code) or "$" in code
+                or "ASSERT" in lines[n - 1] or "ASSUME" in lines[n - 1]):
+            case_depth += opens - words.count("endcase")
+            continue
+        src = lines[n - 1]
+
+        def add(col, orig, repl, op):
+            mutated = src[:col] + repl + src[col + len(orig):]
+            out.append({"file": rel, "line": n, "col": col + 1, "op": op,
+                        "orig": src.strip(), "mutant": mutated.strip(), "text": mutated})
+
+        for col, orig, repl, op in operator_sites(code):
+            add(col, orig, repl, op)
+        for m in SIZED.finditer(code):
+            width, base, digits = int(m.group(1)), m.group(2), m.group(3).replace("_", "")
+            try:
+                value = int(digits, {"b": 2, "d": 10, "h": 16}[base])
+            except ValueError:
+                continue  # x/z digits
+            new = (value + 1) % (1 << width) if width < 64 else value + 1
+            fmt = {"b": lambda v: format(v, "b"), "d": str, "h": lambda v: format(v, "x")}[base]
+            add(m.start(), m.group(0), "%d'%s%s" % (width, base, fmt(new)), "const")
+        for m in FILL.finditer(code):
+            add(m.start(), m.group(0), "'1" if m.group(1) == "0" else "'0", "const")
+        for m in re.finditer(r"\bif\s*\(", code):
+            open_at = m.end() - 1
+            close = matching_paren(code, open_at)
+            if close > open_at:
+                cond = src[open_at + 1:close]
+                add(open_at, src[open_at:close + 1], "(!(" + cond + "))", "cond")
+        if case_depth > 0:
+            m = CASE_ITEM.match(code)
+            if m and "?" not in m.group(2) and "begin" not in m.group(3):
+                start = m.start(3)
+                add(start, src[start:start + len(m.group(3))], ";", "case")
+        case_depth += opens - words.count("endcase")
+    return out
+
+
+# --- which models and blocks a file reaches ------------------------------------------------
+
+def registry():
+    with open(os.path.join(RTL, "blocks.json")) as f:
+        return json.load(f)["blocks"]
+
+
+def instantiation_graph():
+    """module -> the stu_ modules its file instantiates."""
+    graph = {}
+    for name in os.listdir(RTL):
+        if not name.endswith(".sv"):
+            continue
+        with open(os.path.join(RTL, name)) as f:
+            code = "\n".join(c for _, c in code_lines(f.read()))
+        mod = name[:-3]
+        graph[mod] = {m for m in re.findall(r"^\s*(stu_\w+)\s*(?:#|\w+\s*\()", code, re.M)
+                      if m != mod}
+    return graph
+
+
+def models_of_block(b):
+    """(model class, top module) of a block's own models (its variants left out)."""
+    return [(e.get("prefix", "V" + b["module"]), b["module"]) for e in b.get("verilate", [])]
+
+
+def reach(module, graph, blocks):
+    """The models (class names) whose top contains `module`, and the cosim blocks they serve."""
+    def contains(top, seen=()):
+        return top == module or any(contains(c, seen + (top,))
+                                    for c in graph.get(top, ()) if c not in seen)
+    models = []
+    for b in blocks:
+        for cls, top in models_of_block(b):
+            if contains(top):
+                models.append(cls)
+    served = []
+    for b in blocks:
+        if not b.get("cosim"):
+            continue
+        own = [cls for cls, _ in models_of_block(b)]
+        if b["name"] == "store_unit":  # its bench drives the store path (tb/store_unit)
+            own = list(STORE_PATH_MODELS)
+        if any(m in models for m in own):
+            served.append(b["name"])
+    return models, served
+
+
+# --- running -------------------------------------------------------------------------------
+
+def run(cmd, timeout, log):
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+        rc = p.returncode
+        out = p.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        rc, out = "timeout", (e.stdout or b"").decode(errors="replace")
+    with open(log, "a") as f:
+        f.write("$ " + " ".join(cmd) + "\n" + out[-20000:] + "\n[rc %s, %.1f s]\n"
+                % (rc, time.time() - t0))
+    return rc
+
+
+def regression_of(path):
+    """block -> (seeds, txns) from tests/regress/mutation.txt."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.split("#")[0].split()
+            if not line:
+                continue
+            kv = dict(w.split("=", 1) for w in line[1:])
+            out[line[0]] = (kv.get("seeds", "4"), kv.get("txns", "5000"))
+    return out
+
+
+def configure(build, mutant_rtl, models, log):
+    cmd = ["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+           "-DSTU_RTL_MUTANT_DIR=" + mutant_rtl, "-DSTU_RTL_MUTANT_MODELS=" + ";".join(models)]
+    return run(cmd, 1800, log) == 0
+
+
+def targets_for(blocks):
+    return ["stu"] + ["tb_" + b for b in blocks]
+
+
+def check(build, blocks, regress, timeout, log):
+    """'killed' on the first failing regression, else 'survived'."""
+    stu = os.path.join(build, "stu")
+    for b in blocks:
+        seeds, txns = regress.get(b, ("4", "5000"))
+        rc = run([stu, "cosim", "--block", b, "--seeds", seeds, "--txns", txns, "--first", "1"],
+                 timeout, log)
+        if rc != 0:
+            return "killed"
+        tb = os.path.join(build, "tb", "tb_" + b)
+        if os.path.exists(tb):
+            rc = run([tb, "--gtest_filter=-*Long*", "--gtest_brief=1"], timeout, log)
+            if rc != 0:
+                return "killed"
+    return "survived"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--files", help="rtl files (names or paths), comma-separated")
+    ap.add_argument("--list", action="store_true", help="print the mutants and stop")
+    ap.add_argument("--rtl-dir", default=None, help="--list: the files' folder (default rtl/)")
+    ap.add_argument("--sample", type=int, default=0, help="mutants a file (0: all)")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--top", action="store_true", help="also files only the store path holds")
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-mutation"))
+    ap.add_argument("--regression", default=os.path.join(ROOT, "tests/regress/mutation.txt"))
+    ap.add_argument("--timeout", type=int, default=600, help="seconds a regression run may take")
+    ap.add_argument("--report", default=None, help="TSV of every mutant (default BUILD/mutation.tsv)")
+    ap.add_argument("--markdown", default=None, help="the per-file table as Markdown")
+    a = ap.parse_args()
+
+    global RTL
+    if a.rtl_dir:
+        if not a.list:
+            print("mutate.py: error: --rtl-dir is for --list only", file=sys.stderr)
+            return 2
+        RTL = os.path.abspath(a.rtl_dir)
+    files = sorted(f for f in os.listdir(RTL) if f.endswith(".sv"))
+    if a.files:
+        want = [os.path.basename(f) for f in a.files.split(",")]
+        unknown = [f for f in want if f not in files]
+        if unknown:
+            print("mutate.py: error: no rtl file %s" % ", ".join(unknown), file=sys.stderr)
+            return 2
+        files = want
+    blocks = registry() if not a.rtl_dir else []
+    graph = instantiation_graph()
+    seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1 << 31)
+
+    plan = []  # (file, mutants, models, served blocks)
+    for f in files:
+        mod = f[:-3]
+        models, served = reach(mod, graph, blocks)
+        muts = mutants_of(os.path.join(RTL, f))
+        if a.sample and len(muts) > a.sample:
+            muts = sorted(random.Random("%d:%s" % (seed, f)).sample(muts, a.sample),
+                          key=lambda m: (m["line"], m["col"]))
+        heavy = any(m in STORE_PATH_MODELS for m in models)
+        plan.append((f, muts, models, served, heavy))
+
+    if a.list:
+        for f, muts, models, served, heavy in plan:
+            for m in muts:
+                print("%s:%d:%d: %s: %s" % (m["file"], m["line"], m["col"], m["op"], m["mutant"]))
+        return 0
+
+    print("mutate.py: seed %d (--seed %d reproduces the sample)" % (seed, seed), flush=True)
+    build = os.path.abspath(a.build_dir)
+    os.makedirs(build, exist_ok=True)
+    log = os.path.join(build, "mutation.log")
+    report = a.report or os.path.join(build, "mutation.tsv")
+    mutant_rtl = os.path.join(build, "rtl")
+    regress = regression_of(a.regression)
+    rows = []
+    for f, muts, models, served, heavy in plan:
+        if not served or not muts:
+            print("%s: no registered cosim block holds it (or no mutant): left out" % f)
+            continue
+        if heavy and not a.top:
+            print("%s: held only by the store path's models%s: left out (--top)"
+                  % (f, "" if set(models) <= set(STORE_PATH_MODELS) else " and others"))
+            continue
+        if os.path.exists(mutant_rtl):
+            shutil.rmtree(mutant_rtl)
+        shutil.copytree(RTL, mutant_rtl)
+        if not configure(build, mutant_rtl, models, log):
+            print("mutate.py: error: configuring %s failed (%s)" % (build, log), file=sys.stderr)
+            return 2
+        target = os.path.join(mutant_rtl, f)
+        with open(target) as fh:
+            pristine = fh.read()
+        tgts = targets_for(served)
+        if run(["cmake", "--build", build, "--target"] + tgts, 3600, log) != 0 or \
+                check(build, served, regress, a.timeout, log) != "survived":
+            print("mutate.py: error: the unmutated %s does not pass (%s)" % (f, log),
+                  file=sys.stderr)
+            return 2
+        print("%s: %d mutants; models %s; blocks %s" % (f, len(muts), " ".join(models),
+                                                       " ".join(served)), flush=True)
+        for m in muts:
+            t0 = time.time()
+            lines = pristine.split("\n")
+            lines[m["line"] - 1] = m["text"]
+            with open(target, "w") as fh:
+                fh.write("\n".join(lines))
+            if run(["cmake", "--build", build, "--target"] + tgts, 3600, log) != 0:
+                status = "invalid"
+            else:
+                status = check(build, served, regress, a.timeout, log)
+            m["status"], m["seconds"] = status, time.time() - t0
+            rows.append(m)
+            print("  %s:%d:%d %-6s %-8s %s" % (f, m["line"], m["col"], m["op"], status,
+                                              m["mutant"][:90]), flush=True)
+            with open(target, "w") as fh:
+                fh.write(pristine)
+        run(["cmake", "--build", build, "--target"] + tgts, 3600, log)  # back to pristine
+
+    with open(report, "w") as out:
+        out.write("# stu mutation report, seed %d\nfile\tline\tcol\top\tstatus\tseconds\t"
+                  "original\tmutant\n" % seed)
+        for m in rows:
+            out.write("%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\n" % (
+                m["file"], m["line"], m["col"], m["op"], m["status"], m["seconds"],
+                m["orig"], m["mutant"]))
+    table = ["| file | mutants | invalid | killed | survived | killed of valid |",
+             "|---|---|---|---|---|---|"]
+    total = {"invalid": 0, "killed": 0, "survived": 0}
+    for f in sorted({m["file"] for m in rows}):
+        c = {"invalid": 0, "killed": 0, "survived": 0}
+        for m in rows:
+            if m["file"] == f:
+                c[m["status"]] += 1
+        for k in c:
+            total[k] += c[k]
+        valid = c["killed"] + c["survived"]
+        table.append("| `%s` | %d | %d | %d | %d | %s |" % (
+            f, sum(c.values()), c["invalid"], c["killed"], c["survived"],
+            "%.0f %%" % (100.0 * c["killed"] / valid) if valid else "-"))
+    valid = total["killed"] + total["survived"]
+    table.append("| all | %d | %d | %d | %d | %s |" % (
+        sum(total.values()), total["invalid"], total["killed"], total["survived"],
+        "%.1f %%" % (100.0 * total["killed"] / valid) if valid else "-"))
+    print("\n".join(table))
+    if a.markdown:
+        with open(a.markdown, "w") as out:
+            out.write("\n".join(table) + "\n")
+    print("report: %s; log: %s" % (report, log))
+    return 1 if total["survived"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
