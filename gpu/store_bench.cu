@@ -365,11 +365,21 @@ struct Runner {
       }
       auto launch = [&] {
         switch (lane) {
-          case 1: launch_stream<1>(unroll, pad, buffer, elems, repeat); break;
-          case 2: launch_stream<2>(unroll, pad, buffer, elems, repeat); break;
-          case 4: launch_stream<4>(unroll, pad, buffer, elems, repeat); break;
-          case 8: launch_stream<8>(unroll, pad, buffer, elems, repeat); break;
-          default: launch_stream<16>(unroll, pad, buffer, elems, repeat); break;
+          case 1:
+            launch_stream<1>(unroll, pad, buffer, elems, repeat);
+            break;
+          case 2:
+            launch_stream<2>(unroll, pad, buffer, elems, repeat);
+            break;
+          case 4:
+            launch_stream<4>(unroll, pad, buffer, elems, repeat);
+            break;
+          case 8:
+            launch_stream<8>(unroll, pad, buffer, elems, repeat);
+            break;
+          default:
+            launch_stream<16>(unroll, pad, buffer, elems, repeat);
+            break;
         }
       };
       const double s = time_best(e, launch);

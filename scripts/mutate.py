@@ -20,8 +20,9 @@ Long cases) and records the mutant as
                     [--build-dir DIR] [--report FILE.tsv] [--markdown FILE.md]
 
 --sample N takes N mutants of each file, drawn with --seed (printed; the same seed gives the
-same mutants). Without --top, files whose only models are the store path's (19 MB of C++ a
-rebuild) are left out; with it, they are in. Exit 0 when every valid mutant was killed, 1
+same mutants). Without --top, a mutant runs against the blocks' own models only, and files that
+only the store path's models hold (19 MB of C++ a rebuild) are left out; with --top the store
+path is rebuilt and the store_unit regression runs too. Exit 0 when every valid mutant was killed, 1
 when one survived, 2 on a usage or build-set-up error.
 """
 import argparse
@@ -346,11 +347,13 @@ def main():
         if a.sample and len(muts) > a.sample:
             muts = sorted(random.Random("%d:%s" % (seed, f)).sample(muts, a.sample),
                           key=lambda m: (m["line"], m["col"]))
-        heavy = any(m in STORE_PATH_MODELS for m in models)
-        plan.append((f, muts, models, served, heavy))
+        if not a.top:  # the block models alone; the store path's only with --top
+            models = [m for m in models if m not in STORE_PATH_MODELS]
+            served = [b for b in served if b != "store_unit"]
+        plan.append((f, muts, models, served))
 
     if a.list:
-        for f, muts, models, served, heavy in plan:
+        for f, muts, models, served in plan:
             for m in muts:
                 print("%s:%d:%d: %s: %s" % (m["file"], m["line"], m["col"], m["op"], m["mutant"]))
         return 0
@@ -363,13 +366,11 @@ def main():
     mutant_rtl = os.path.join(build, "rtl")
     regress = regression_of(a.regression)
     rows = []
-    for f, muts, models, served, heavy in plan:
+    for f, muts, models, served in plan:
         if not served or not muts:
-            print("%s: no registered cosim block holds it (or no mutant): left out" % f)
-            continue
-        if heavy and not a.top:
-            print("%s: held only by the store path's models%s: left out (--top)"
-                  % (f, "" if set(models) <= set(STORE_PATH_MODELS) else " and others"))
+            print("%s: left out: %s" % (f, "no mutant" if not muts else
+                                         "only the store path holds it (--top)" if not a.top
+                                         else "no registered cosim block holds it"))
             continue
         if os.path.exists(mutant_rtl):
             shutil.rmtree(mutant_rtl)

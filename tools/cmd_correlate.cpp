@@ -24,8 +24,8 @@ namespace {
 
 struct CorrelateArgs {
   std::string suite = "gpu/suite.txt";
-  std::vector<std::string> measured;      // later files' figures replace earlier ones
-  std::vector<std::string> ncu;           // each with the --ncu-launches at its position
+  std::vector<std::string> measured;  // later files' figures replace earlier ones
+  std::vector<std::string> ncu;       // each with the --ncu-launches at its position
   std::vector<std::string> ncu_launches;
   std::string config = "h200";
   std::string mode;
@@ -134,11 +134,10 @@ ModelRun plan_run(const correlate::Experiment& e, std::uint32_t sms, std::uint64
 double model_figure(const correlate::Experiment& e, const ModelRun& m, const sim::Stats& s) {
   const double scale =
       m.params.warps && m.full_warps > m.params.warps ? double(m.full_warps) / m.params.warps : 1;
-  const double secs = s.core_mhz > 0 ? (double(s.cycles) * scale + double(s.launch_cycles)) /
-                                           (s.core_mhz * 1e6)
-                                     : 0;
-  if (e.kernel == "stream")
-    return secs > 0 ? s.get(sim::Metric::BytesStored) * scale / secs : 0;
+  const double secs =
+      s.core_mhz > 0 ? (double(s.cycles) * scale + double(s.launch_cycles)) / (s.core_mhz * 1e6)
+                     : 0;
+  if (e.kernel == "stream") return secs > 0 ? s.get(sim::Metric::BytesStored) * scale / secs : 0;
   if (e.kernel == "strided") return secs > 0 ? double(m.params.warps) * 32 * scale / secs : 0;
   if (e.kernel == "chain")  // cycles an iteration (one thread) or a warp store (W warps)
     return m.params.warps ? double(s.cycles) / double(m.params.warps) : 0;
@@ -325,8 +324,7 @@ int run_correlate(const CorrelateArgs& a) {
   const std::string mode = cfg.sim.mode == sim::SimMode::Lt ? "lt" : "at";
   if (!a.quiet)
     std::cout << "silicon: " << (device.empty() ? a.measured.front() : device)
-              << "; model: " << a.config
-              << " (" << mode << ")\n";
+              << "; model: " << a.config << " (" << mode << ")\n";
 
   std::vector<Row> rows;
   bool failed = false;

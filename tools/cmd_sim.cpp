@@ -98,8 +98,9 @@ bool set_param(sim::GenParams& p, const std::string& kv, std::string& why) {
   } else if (key == "lanes") {
     p.lanes = std::uint32_t(std::min<unsigned long long>(v, 1u << 30));
   } else {
-    why = "--param: unknown key '" + key +
-          "' (keys: warps, sms, width, stride, footprint, seed, op, cta_warps, lanes, instructions)";
+    why =
+        "--param: unknown key '" + key +
+        "' (keys: warps, sms, width, stride, footprint, seed, op, cta_warps, lanes, instructions)";
     return false;
   }
   return true;
@@ -380,7 +381,8 @@ Command add_sim(CLI::App& app) {
       ->type_name("FILE");
   sub->add_option("--plot", args->plot, "write PNG charts (gnuplot) into DIR")->type_name("DIR");
   sub->add_option("--param", args->params,
-                  "a generator parameter: warps, sms, width, stride, footprint, seed, op, cta_warps, lanes, instructions")
+                  "a generator parameter: warps, sms, width, stride, footprint, seed, op, "
+                  "cta_warps, lanes, instructions")
       ->type_name("KEY=VALUE");
   sub->add_option("--sweep", args->sweep, "run once per value of a generator parameter")
       ->type_name("KEY=V1,V2,...");

@@ -83,9 +83,7 @@ TEST_P(Ordering, InstructionsTakeTheirSmsIssueSlotsFirst) {
   SimConfig c = cfg();
   c.sm.issue_per_clk = 2;
   Script s;
-  const auto line = [](std::uint64_t base) {
-    return [base](unsigned l) { return base + 4 * l; };
-  };
+  const auto line = [](std::uint64_t base) { return [base](unsigned l) { return base + 4 * l; }; };
   const char* st = "st.global.b32 [%rd1], %r1;";
   s.store(st, 0, 0, 0, ~0u, line(kBase)).instructions = 100;
   s.store(st, 1, 0, 0, ~0u, line(kBase + 0x1000)).instructions = 100;

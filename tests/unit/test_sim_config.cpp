@@ -90,8 +90,8 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.fence.sys_cycles, 1025u);
   EXPECT_EQ(c.fence.cta_cycles, 16u);
   EXPECT_EQ(c.fence.interval, 24u);
-  EXPECT_EQ(c.dsmem.bytes_per_clk, 21u);  // 512 B of st.async every 24.2 cycles
-  EXPECT_EQ(c.sm.issue_per_clk, 3u);      // 2.9-3.3 instructions a cycle when issue-bound
+  EXPECT_EQ(c.dsmem.bytes_per_clk, 21u);   // 512 B of st.async every 24.2 cycles
+  EXPECT_EQ(c.sm.issue_per_clk, 3u);       // 2.9-3.3 instructions a cycle when issue-bound
   EXPECT_EQ(c.gpu.launch_cycles, 10260u);  // the empty grid: 5.18 us at 1980 MHz
   EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
   EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
@@ -164,7 +164,8 @@ TEST(SimConfigLoad, OverridesOfEveryType) {
 TEST(SimConfigLoad, UnknownSection_bad) {
   const std::string e = only_error(R"({"l3": {"slices": 4}})");
   EXPECT_EQ(
-      e.rfind("l3: unknown key (known: preset, clock, gpu, sm, lsu, fence, l1, xbar, l2, dram,", 0), 0u)
+      e.rfind("l3: unknown key (known: preset, clock, gpu, sm, lsu, fence, l1, xbar, l2, dram,", 0),
+      0u)
       << e;
 }
 
