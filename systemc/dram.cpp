@@ -6,6 +6,7 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx)
     : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 4 * ctx.cfg.dram.banks),
       ctx_(ctx),
       bw_(bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock), calendar_window_bins(ctx.cfg)),
+      accesses_(double(ctx.cfg.dram.accesses_per_clk), calendar_window_bins(ctx.cfg)),
       banks_(ctx.cfg.dram.banks,
              Calendar(2.0 * bytes_per_cycle(ctx.cfg.dram.gbytes_per_s, ctx.cfg.clock) /
                           double(ctx.cfg.dram.banks),
@@ -38,7 +39,8 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
       ctx_.cfg.dram.partial_writes == PartialWrite::ReadModifyWrite ? partial : 0;
   const double bytes = double(bursts) * burst;
   const double read_bytes = double(reads) * burst;
-  const Cycle t1 = bw_.book(t, bytes + read_bytes);
+  // The bytes on the channels, and the line's accesses (its write, and its fill read if any).
+  const Cycle t1 = std::max(bw_.book(t, bytes + read_bytes), accesses_.book(t, reads ? 2.0 : 1.0));
   const Cycle t2 = banks_[bank_of(line)].book(t1, bytes + read_bytes);
   occupied_until_ = t2;
   mem_.write_line(line, m, p.data.data());

@@ -48,6 +48,7 @@ class Dram : public Stage {
 
   SimContext& ctx_;
   Calendar bw_;
+  Calendar accesses_;  // dram.accesses_per_clk
   std::vector<Calendar> banks_;
   struct BankBins {  // each bank's bins, in one small array (the hint reads no bank object)
     const double* used;

@@ -103,6 +103,7 @@ std::vector<Field> fields(SimConfig& c) {
       {"dram", "banks", &c.dram.banks, {1, 1024, true}},
       {"dram", "burst_bytes", &c.dram.burst_bytes, {8, 256, true}},
       {"dram", "partial_writes", enum_ref(c.dram.partial_writes, kPartialWriteNames), {}},
+      {"dram", "accesses_per_clk", &c.dram.accesses_per_clk, {1, 4096}},
       {"shared", "banks", &c.shared.banks, {1, 64, true}},
       {"shared", "bank_bytes", &c.shared.bank_bytes, {1, 16, true}},
       {"shared", "latency", &c.shared.latency, lat},
@@ -175,6 +176,7 @@ SimConfig common_assumptions() {
   // 4*16*128 B / 212 cycles = 77 GB/s (docs/calibration.md).
   c.dram.banks = 1024;
   c.dram.burst_bytes = 32;  // assumption: one sector
+  c.dram.accesses_per_clk = 23;  // assumption: as h200 (measured there)
   // assumption for a100/h100/b200 (HBM with ECC on); measured on the H200 (h200 preset)
   c.dram.partial_writes = PartialWrite::ReadModifyWrite;
   c.shared.banks = 32;  // microbench: 128 B/clk shared = 32 x 4 B
@@ -238,6 +240,11 @@ SimConfig preset_h200() {
   // measured (data/silicon/h200-2026-11-26-device, ncu): 4-byte stores at stride 8 / 32 / 64
   // read 126.7 / 527.9 / 532 MB from DRAM for 119.1 / 521.3 / 530 MB written
   c.dram.partial_writes = PartialWrite::ReadModifyWrite;
+  // measured (run 11, ncu): 4-byte stores at a 128-byte stride (one sector a line, read and
+  // written) move 8.39 M lines in 360 us, 2 accesses each: 46.6 G accesses/s, 23.5 a cycle,
+  // where whole lines stream at 4.2 TB/s (17 a cycle) and a 64-byte stride (2 sectors a line)
+  // runs at the same 22.6 G lines/s
+  c.dram.accesses_per_clk = 23;
   // measured (data/silicon/h200-2026-11-26-device, store_bench warps_mmio_1 / _32): a 32-lane
   // st.mmio every 63.0 / 64.1 cycles on one SM, one lane at a time
   c.lsu.mmio_cycles_per_lane = 2;

@@ -116,6 +116,9 @@ struct DramConfig {
   std::uint32_t banks = 0;
   std::uint32_t burst_bytes = 0;
   PartialWrite partial_writes = PartialWrite::Masked;
+  // Line accesses DRAM starts per core cycle, all channels: a line's write is one, its fill
+  // read (partial_writes) another, whatever their bytes (row and column command overhead).
+  std::uint32_t accesses_per_clk = 0;
 };
 
 struct SharedConfig {

@@ -99,6 +99,29 @@ TEST_P(Ordering, InstructionsTakeTheirSmsIssueSlotsFirst) {
   EXPECT_GE(sm0_second, 99u) << dump(o.log);
 }
 
+// --- DRAM line accesses (dram.accesses_per_clk) --------------------------------------------
+// 32 write-through 4-byte stores to 32 lines: each line is a fill read and a write
+// (read_modify_write), two accesses. At one access a cycle, with bandwidth to spare, the last
+// line's write goes 62 cycles after the first's, less at most one 16-cycle booking bin
+// (Calendar::kBinCycles) at the start: at least 46. Without the limit they go together.
+TEST_P(Ordering, DramStartsLineAccessesAtItsRate) {
+  SimConfig c = cfg();
+  ASSERT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
+  c.dram.accesses_per_clk = 1;
+  c.dram.gbytes_per_s = 1000000;
+  Script s;
+  for (unsigned k = 0; k < 32; ++k) {
+    const std::uint64_t line = kBase + 0x1000 * k;
+    s.store("st.global.wt.b32 [%rd1], %r1;", k % 2, 0, std::uint16_t(k / 2), 1u,
+            [line](unsigned) { return line; });
+  }
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  const auto w = events(o.log, Event::DramWrite);
+  ASSERT_EQ(w.size(), 32u) << dump(o.log);
+  EXPECT_GE(max_cycle(w) - min_cycle(w), 62u - Calendar::kBinCycles) << dump(o.log);
+}
+
 // --- fences (docs/tlm.md, "Write buffer, ordering and completion") ------------------------
 // Fence costs far apart from the latencies, so each rule shows on its own.
 SimConfig fence_config(SimMode mode) {

@@ -93,6 +93,7 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.dsmem.bytes_per_clk, 21u);   // 512 B of st.async every 24.2 cycles
   EXPECT_EQ(c.sm.issue_per_clk, 3u);       // 2.9-3.3 instructions a cycle when issue-bound
   EXPECT_EQ(c.gpu.launch_cycles, 10260u);  // the empty grid: 5.18 us at 1980 MHz
+  EXPECT_EQ(c.dram.accesses_per_clk, 23u);  // 46.6 G line accesses/s at a 128-byte stride
   EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
   EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
 }
@@ -338,13 +339,13 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("fence").at("sys_cycles"), 1025);
   EXPECT_EQ(doc.at("sm").at("issue_per_clk"), 3);
   EXPECT_EQ(doc.at("gpu").at("launch_cycles"), 10260);
-  // preset + 14 sections; 43 parameters.
+  // preset + 14 sections; 44 parameters.
   EXPECT_EQ(doc.size(), 15u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 43u);
+  EXPECT_EQ(params, 44u);
 }
 
 // --- what the modules use -----------------------------------------------------------------
