@@ -366,6 +366,9 @@ def main():
     mutant_rtl = os.path.join(build, "rtl")
     regress = regression_of(a.regression)
     rows = []
+    with open(report, "w") as out:  # a row a mutant as it finishes: a cut-short run keeps them
+        out.write("# stu mutation report, seed %d\nfile\tline\tcol\top\tstatus\tseconds\t"
+                  "original\tmutant\n" % seed)
     for f, muts, models, served in plan:
         if not served or not muts:
             print("%s: left out: %s" % (f, "no mutant" if not muts else
@@ -401,19 +404,16 @@ def main():
                 status = check(build, served, regress, a.timeout, log)
             m["status"], m["seconds"] = status, time.time() - t0
             rows.append(m)
+            with open(report, "a") as out:
+                out.write("%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\n" % (
+                    m["file"], m["line"], m["col"], m["op"], m["status"], m["seconds"],
+                    m["orig"], m["mutant"]))
             print("  %s:%d:%d %-6s %-8s %s" % (f, m["line"], m["col"], m["op"], status,
                                               m["mutant"][:90]), flush=True)
             with open(target, "w") as fh:
                 fh.write(pristine)
         run(["cmake", "--build", build, "--target"] + tgts, 3600, log)  # back to pristine
 
-    with open(report, "w") as out:
-        out.write("# stu mutation report, seed %d\nfile\tline\tcol\top\tstatus\tseconds\t"
-                  "original\tmutant\n" % seed)
-        for m in rows:
-            out.write("%s\t%d\t%d\t%s\t%s\t%.0f\t%s\t%s\n" % (
-                m["file"], m["line"], m["col"], m["op"], m["status"], m["seconds"],
-                m["orig"], m["mutant"]))
     table = ["| file | mutants | invalid | killed | survived | killed of valid |",
              "|---|---|---|---|---|---|"]
     total = {"invalid": 0, "killed": 0, "survived": 0}
