@@ -294,7 +294,7 @@ def check(build, blocks, regress, timeout, log):
     stu = os.path.join(build, "stu")
     for b in blocks:
         seeds, txns = regress.get(b, ("4", "5000"))
-        rc = run([stu, "cosim", "--block", b, "--seeds", seeds, "--txns", txns, "--first", "1"],
+        rc = run([stu, "cosim", "--block", b, "--seeds", seeds, "--txns", txns, "--seed", "1"],
                  timeout, log)
         if rc != 0:
             return "killed"

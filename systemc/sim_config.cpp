@@ -175,7 +175,7 @@ SimConfig common_assumptions() {
   // each held for dram.latency - l2.hit_latency, so 16 banks capped h100's streaming writes at
   // 4*16*128 B / 212 cycles = 77 GB/s (docs/calibration.md).
   c.dram.banks = 1024;
-  c.dram.burst_bytes = 32;  // assumption: one sector
+  c.dram.burst_bytes = 32;       // assumption: one sector
   c.dram.accesses_per_clk = 23;  // assumption: as h200 (measured there)
   // assumption for a100/h100/b200 (HBM with ECC on); measured on the H200 (h200 preset)
   c.dram.partial_writes = PartialWrite::ReadModifyWrite;

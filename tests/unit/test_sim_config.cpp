@@ -90,9 +90,9 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.fence.sys_cycles, 1025u);
   EXPECT_EQ(c.fence.cta_cycles, 16u);
   EXPECT_EQ(c.fence.interval, 24u);
-  EXPECT_EQ(c.dsmem.bytes_per_clk, 21u);   // 512 B of st.async every 24.2 cycles
-  EXPECT_EQ(c.sm.issue_per_clk, 3u);       // 2.9-3.3 instructions a cycle when issue-bound
-  EXPECT_EQ(c.gpu.launch_cycles, 10260u);  // the empty grid: 5.18 us at 1980 MHz
+  EXPECT_EQ(c.dsmem.bytes_per_clk, 21u);    // 512 B of st.async every 24.2 cycles
+  EXPECT_EQ(c.sm.issue_per_clk, 3u);        // 2.9-3.3 instructions a cycle when issue-bound
+  EXPECT_EQ(c.gpu.launch_cycles, 10260u);   // the empty grid: 5.18 us at 1980 MHz
   EXPECT_EQ(c.dram.accesses_per_clk, 23u);  // 46.6 G line accesses/s at a 128-byte stride
   EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
   EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
