@@ -5,7 +5,8 @@ Each mutant is one small change to one RTL file: an operator swapped (== !=, < <
 && ||, & |, + -), a negation dropped (!x), a sized constant changed (1'b0 1'b1, 4'd3 4'd4,
 '0 '1), an if-condition inverted, or a case item's statement dropped. For each mutant the
 tool rebuilds the models that contain the file in its own build folder (build-mutation/, a
-Release configuration whose STU_RTL_MUTANT_MODELS are Verilated from a copy of rtl/), runs
+Release configuration whose STU_RTL_MUTANT_MODELS are Verilated from a copy of rtl/ in
+build-mutation/mutant-rtl/), runs
 the regression of every registered block those models serve (`stu cosim --block B` with the
 seeds of tests/regress/mutation.txt, and the block's directed tests, tb_<block>, without the
 Long cases) and records the mutant as
@@ -363,7 +364,7 @@ def main():
     os.makedirs(build, exist_ok=True)
     log = os.path.join(build, "mutation.log")
     report = a.report or os.path.join(build, "mutation.tsv")
-    mutant_rtl = os.path.join(build, "rtl")
+    mutant_rtl = os.path.join(build, "mutant-rtl")  # not build/rtl: CMake's own folder there
     regress = regression_of(a.regression)
     rows = []
     with open(report, "w") as out:  # a row a mutant as it finishes: a cut-short run keeps them
