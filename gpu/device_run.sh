@@ -13,7 +13,8 @@
 # STU_DEVICE_PARTS (default library,sass,bench,probes,check) picks the sections; STU_DEVICE_STS
 # the .sts files of the library section (default tests/sts/*.sts); STU_DEVICE_ONLY (NAME,...)
 # the suite experiments of the bench section (default all); STU_DEVICE_SUITE the suite file
-# (default gpu/suite.txt).
+# (default gpu/suite.txt); STU_DEVICE_METRICS2 the second ncu pass's metrics (default: the
+# instruction counts).
 set -u
 parts=${STU_DEVICE_PARTS:-library,sass,bench,probes,check}
 only=()
@@ -72,7 +73,7 @@ echo "ncu rc=$?" >>"$O/ncu_launches.txt"
 # instructions issued (the issue model's input), in a run of its own so that a metric this
 # ncu lacks cannot cost the counters above
 timeout 120 ncu --clock-control none --csv \
-  --metrics smsp__inst_executed.sum,smsp__inst_executed_op_global_st.sum,sm__cycles_elapsed.avg \
+  --metrics "${STU_DEVICE_METRICS2:-smsp__inst_executed.sum,smsp__inst_executed_op_global_st.sum,sm__cycles_elapsed.avg}" \
   "$C/store_bench" "$root/$suite" "${only[@]}" --ncu >"$O/ncu_inst.csv" 2>&1
 echo "ncu inst rc=$?" >>"$O/ncu_launches.txt"
 fi
