@@ -413,7 +413,6 @@ def main():
                                               m["mutant"][:90]), flush=True)
             with open(target, "w") as fh:
                 fh.write(pristine)
-        run(["cmake", "--build", build, "--target"] + tgts, 3600, log)  # back to pristine
 
     table = ["| file | mutants | invalid | killed | survived | killed of valid |",
              "|---|---|---|---|---|---|"]
