@@ -30,7 +30,7 @@ Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu
       mbu_(mbu),
       feed_(std::move(feed)),
       sms_(ctx.cfg.gpu.sms),
-      warps_(std::size_t(ctx.cfg.gpu.sms) * 16 * 32) {
+      warps_(std::size_t(ctx.cfg.gpu.sms) * kWarpSlots) {
   for (SmState& s : sms_) {
     s.issue = Calendar(double(ctx.cfg.lsu.issue_width), calendar_window_bins(ctx.cfg));
     s.instr = Calendar(double(ctx.cfg.sm.issue_per_clk), calendar_window_bins(ctx.cfg));
@@ -43,9 +43,9 @@ Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu
 Cycle Lsu::last_cycle() const { return max_cursor_; }
 
 Lsu::WarpState& Lsu::warp(const PlannedOp& op) {
-  const std::size_t i =
-      ((std::size_t(op.sm % sms_.size()) * 16) + (op.ctx.cta % 16)) * 32 + (op.ctx.warp % 32);
-  return warps_[i];
+  const std::size_t slot = op.slot >= 0 ? std::size_t(op.slot) % kWarpSlots
+                                        : std::size_t(op.ctx.cta % 16) * 32 + op.ctx.warp % 32;
+  return warps_[std::size_t(op.sm % sms_.size()) * kWarpSlots + slot];
 }
 
 void Lsu::wait_until(Cycle c) {

@@ -56,6 +56,7 @@ struct PlannedOp {
   bool tcgen05 = false;
   isa::Scope scope = isa::Scope::Gpu;  // Fence
   float instructions = 0;              // the SM's issue slots it takes first (WarpOp)
+  std::int32_t slot = -1;              // the warp's slot on its SM (WarpOp)
 };
 
 class Lsu : public sc_core::sc_module {
@@ -86,6 +87,7 @@ class Lsu : public sc_core::sc_module {
   bool ended() const { return ended_; }
 
  private:
+  static constexpr std::size_t kWarpSlots = 16 * 32;  // per SM: 16 CTAs of 32 warps
   struct WarpState {
     Cycle last_ack = 0, tmem_ack = 0;  // LT
     Cycle visible = 0;  // LT: what its stores pushed out of the L1 is at the L2 (and back)

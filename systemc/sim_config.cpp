@@ -72,6 +72,11 @@ std::vector<Field> fields(SimConfig& c) {
       {"gpu", "sms", &c.gpu.sms, {1, 1024}},
       {"gpu", "launch_cycles", &c.gpu.launch_cycles, {0, 100000000}},
       {"sm", "issue_per_clk", &c.sm.issue_per_clk, {1, 64}},
+      {"sm", "max_ctas", &c.sm.max_ctas, {1, 512}},
+      {"sm", "max_warps", &c.sm.max_warps, {1, 512}},
+      {"sm", "max_threads", &c.sm.max_threads, {32, 16384}},
+      {"sm", "registers", &c.sm.registers, {256, 1u << 20}},
+      {"sm", "shared_bytes", &c.sm.shared_bytes, {kKiB, 16 * kMiB}},
       {"lsu", "issue_width", &c.lsu.issue_width, {1, 8}},
       {"lsu", "outstanding_stores", &c.lsu.outstanding_stores, {1, 4096}},
       {"lsu", "mmio_cycles_per_lane", &c.lsu.mmio_cycles_per_lane, {1, 1000}},
@@ -163,11 +168,18 @@ SimConfig common_assumptions() {
   c.lsu = {1, 32, 2};             // assumption, but mmio_cycles_per_lane: as h200 (measured there)
   c.fence = {16, 269, 1025, 24};  // assumption: as h200 (measured there)
   c.sm.issue_per_clk = 3;         // assumption: as h200 (measured there)
-  c.gpu.launch_cycles = 10260;    // assumption: as h200 (measured there, in cycles)
-  c.l1.ways = 4;                  // assumption (golden default)
-  c.l1.tag_lookups_per_clk = 4;   // microbench: "looks up 4 sets x 4 sectors per cycle"
-  c.l1.write_buffer_entries = 8;  // assumption (golden default)
-  c.xbar = {20, 64};              // assumption
+  // CUDA C++ Programming Guide, technical specifications per compute capability (8.0, 9.0,
+  // 10.0 alike but shared memory): 32 CTAs, 64 warps, 2048 threads, 64 K registers per SM
+  c.sm.max_ctas = 32;
+  c.sm.max_warps = 64;
+  c.sm.max_threads = 2048;
+  c.sm.registers = 65536;
+  c.sm.shared_bytes = 228 * kKiB;        // the same guide: 228 KiB on 9.0 and 10.0 (a100: 164)
+  c.gpu.launch_cycles = 10260;           // assumption: as h200 (measured there, in cycles)
+  c.l1.ways = 4;                         // assumption (golden default)
+  c.l1.tag_lookups_per_clk = 4;          // microbench: "looks up 4 sets x 4 sectors per cycle"
+  c.l1.write_buffer_entries = 8;         // assumption (golden default)
+  c.xbar = {20, 64};                     // assumption
   c.l2.slice_hash = SliceHash::XorFold;  // assumption
   c.l2.ways = 16;                        // assumption (golden default)
   // assumption: HBM has thousands of banks (H100: 5 stacks x 16 channels x 2 pseudo-channels x
@@ -189,20 +201,21 @@ SimConfig common_assumptions() {
 SimConfig preset_a100() {
   SimConfig c = common_assumptions();
   c.preset = "a100";
-  c.clock.core_mhz = 1410;        // assumption (vendor boost clock)
-  c.gpu.sms = 108;                // microbench: A100, 108 SMs
-  c.l1.bytes = 64 * kKiB;         // assumption: 192 KB L1+shared, 128 KB carved to shared
-  c.l1.hit_latency = 38;          // microbench: A100 PCIe, Luo et al. 2024
-  c.l1.bytes_per_clk = 120;       // microbench: ~100-120 B/clk L1 (upper end)
-  c.l2.slices = 80;               // microbench: 2 partitions x 40 slices
-  c.l2.slice_bytes = 512 * kKiB;  // microbench: x 512 KB
-  c.l2.hit_latency = 262;         // microbench: Luo et al. 2024
-  c.l2.bytes_per_clk = 5120;      // microbench: 5120 B/clk (whitepaper)
-  c.dram.latency = 466;           // microbench: Luo et al. 2024
-  c.dram.gbytes_per_s = 1600;     // microbench: 1.4-1.8 TB/s (middle)
-  c.shared.latency = 29;          // microbench: Luo et al. 2024
-  c.dsmem = {false, 200, 32};     // no clusters on sm_80; values as h100 (assumption)
-  c.tmem = {false, 8000};         // no TMEM on sm_80; value as b200
+  c.clock.core_mhz = 1410;         // assumption (vendor boost clock)
+  c.gpu.sms = 108;                 // microbench: A100, 108 SMs
+  c.l1.bytes = 64 * kKiB;          // assumption: 192 KB L1+shared, 128 KB carved to shared
+  c.l1.hit_latency = 38;           // microbench: A100 PCIe, Luo et al. 2024
+  c.l1.bytes_per_clk = 120;        // microbench: ~100-120 B/clk L1 (upper end)
+  c.l2.slices = 80;                // microbench: 2 partitions x 40 slices
+  c.l2.slice_bytes = 512 * kKiB;   // microbench: x 512 KB
+  c.l2.hit_latency = 262;          // microbench: Luo et al. 2024
+  c.l2.bytes_per_clk = 5120;       // microbench: 5120 B/clk (whitepaper)
+  c.dram.latency = 466;            // microbench: Luo et al. 2024
+  c.dram.gbytes_per_s = 1600;      // microbench: 1.4-1.8 TB/s (middle)
+  c.shared.latency = 29;           // microbench: Luo et al. 2024
+  c.dsmem = {false, 200, 32};      // no clusters on sm_80; values as h100 (assumption)
+  c.tmem = {false, 8000};          // no TMEM on sm_80; value as b200
+  c.sm.shared_bytes = 164 * kKiB;  // CUDA C++ Programming Guide: 164 KB per SM on 8.0
   return c;
 }
 

@@ -55,6 +55,12 @@ struct GpuConfig {
 // take issue slots before the store they precede.
 struct SmConfig {
   std::uint32_t issue_per_clk = 0;  // instructions an SM issues per cycle, all its schedulers
+  // What an SM holds at once (traces: the block scheduler's occupancy limits).
+  std::uint32_t max_ctas = 0;      // resident CTAs
+  std::uint32_t max_warps = 0;     // resident warps
+  std::uint32_t max_threads = 0;   // resident threads
+  std::uint32_t registers = 0;     // 32-bit registers
+  std::uint64_t shared_bytes = 0;  // shared memory for CTAs
 };
 
 struct LsuConfig {

@@ -204,6 +204,7 @@ bool TlmModel::next_op(PlannedOp& op) {
   op.parity = cur.parity;
   op.scope = cur.scope;
   op.instructions = cur.instructions;
+  op.slot = cur.slot;
   if (cur.kind != OpKind::Store) return true;
   plan_store(cur.ins, nullptr, cur.ctx, &cur.ops, nullptr, res_);
   if (res_.fault_mask) report_fault(res_, cur.ctx, op.sm);

@@ -9,6 +9,7 @@
 #include "stu/diag.h"
 #include "stu/isa/parser.h"
 #include "stu/workload/trace.h"
+#include "trace_dispatch.h"
 #include "workload.h"
 
 namespace stu::sim {
@@ -36,8 +37,15 @@ int width_index(std::uint32_t w) {
 
 class TraceWorkload : public Workload {
  public:
-  TraceWorkload(const std::string& path, std::uint32_t sms) : path_(path), sms_(sms ? sms : 1) {
-    src_ = workload::open_any_trace(path);
+  TraceWorkload(const std::string& path, const SmLimits& limits)
+      : path_(path), src_(workload::open_any_trace(path)), dispatch_(*src_, limits) {
+    dispatch_.set_accept([this](const workload::StoreRecord& r, std::uint64_t index) {
+      if (r.kind == workload::RecordKind::Store && width_index(r.width) < 0)
+        return path_ + ": store '" + r.opcode + "' of " + std::to_string(r.width) +
+               " bytes per lane (record " + std::to_string(index) +
+               "): widths 1, 2, 4, 8, 16 and 32 are supported";
+      return std::string();
+    });
     static const char* const kSpaces[4] = {".global", ".shared", ".local", ""};
     static const char* const kForms[6] = {
         ".b8 [%rd1], %r1;",
@@ -77,74 +85,59 @@ class TraceWorkload : public Workload {
 
   bool next(WarpOp& op) override {
     if (!error_.empty()) return false;
-    if (!src_->next(rec_)) {
-      if (!src_->ok()) error_ = src_->error_text();
+    if (!dispatch_.next(d_)) {
+      error_ = dispatch_.error();
       return false;
     }
-    if (rec_.kind == workload::RecordKind::Fence) {  // MEMBAR: a fence of the warp
+    const workload::StoreRecord& rec = d_.rec;
+    op.sm = d_.sm;
+    op.slot = d_.slot;
+    op.ctx = golden::WarpContext{0, std::uint16_t(rec.warp % cfg_.warps_per_cta), rec.mask};
+    op.instructions = float(rec.issued);
+    if (rec.kind == workload::RecordKind::Fence) {  // MEMBAR: a fence of the warp
       op.kind = OpKind::Fence;
-      op.sm = sm_of_record();
       op.ins = nullptr;
-      op.ctx = golden::WarpContext{0, std::uint16_t(rec_.warp % cfg_.warps_per_cta), rec_.mask};
-      op.scope = rec_.scope == workload::FenceScope::Cta   ? isa::Scope::Cta
-                 : rec_.scope == workload::FenceScope::Sys ? isa::Scope::Sys
-                                                           : isa::Scope::Gpu;
+      op.scope = rec.scope == workload::FenceScope::Cta   ? isa::Scope::Cta
+                 : rec.scope == workload::FenceScope::Sys ? isa::Scope::Sys
+                                                          : isa::Scope::Gpu;
       op.ops.src.clear();
-      op.instructions = float(rec_.issued);
-      ++index_;
       return true;
     }
-    const int wi = width_index(rec_.width);
-    if (wi < 0) {
-      error_ = path_ + ": store '" + rec_.opcode + "' of " + std::to_string(rec_.width) +
-               " bytes per lane (record " + std::to_string(index_ + 1) +
-               "): widths 1, 2, 4, 8, 16 and 32 are supported";
-      return false;
-    }
-    const unsigned space = unsigned(rec_.space);
-    const isa::Instruction& ins = ins_[space][wi];
+    const isa::Instruction& ins = ins_[unsigned(rec.space)][width_index(rec.width)];
     const unsigned elems = ins.vec_lanes();
-
     op.kind = OpKind::Store;
-    op.sm = sm_of_record();
     op.ins = &ins;
-    op.ctx = golden::WarpContext{0, std::uint16_t(rec_.warp % cfg_.warps_per_cta), rec_.mask};
     op.ops.policy.fill(0);
     op.ops.mbar.fill(0);
     // Shared and local records carry generic addresses in the kernel's windows (the header's
     // `-shmem base_addr` / `-local mem base_addr`): the store takes the offset in its space.
     std::uint64_t base = 0;
-    if (rec_.space == workload::StoreSpace::Shared) base = src_->kernel().shmem_base;
-    if (rec_.space == workload::StoreSpace::Local) base = src_->kernel().local_base;
+    if (rec.space == workload::StoreSpace::Shared) base = d_.shmem_base;
+    if (rec.space == workload::StoreSpace::Local) base = d_.local_base;
     for (unsigned l = 0; l < 32; ++l) {
-      const std::uint64_t a = rec_.addr[l];
+      const std::uint64_t a = rec.addr[l];
       op.ops.addr[l] = (base != 0 && a >= base) ? a - base : a;
     }
     op.ops.src.resize(std::size_t(elems) * 32);
     for (unsigned e = 0; e < elems; ++e)
-      for (unsigned l = 0; l < 32; ++l) op.ops.src[e * 32 + l] = op_value(index_, l, e);
+      for (unsigned l = 0; l < 32; ++l) op.ops.src[e * 32 + l] = op_value(d_.index, l, e);
     op.mbar_offset = 0;
     op.tx_bytes = 0;
     op.parity = 0;
-    op.instructions = float(rec_.issued);
-    ++index_;
     return true;
   }
 
   std::string error() const override { return error_; }
 
-  // The block scheduler's first wave: CTAs to SMs round robin, in launch order (the linear CTA
-  // index x + gx (y + gy z) of the record's kernel), each kernel from SM 0.
-  std::uint32_t sm_of_record() const {
-    const auto& grid = src_->kernel().grid;
-    const std::uint64_t linear =
-        rec_.cta[0] + std::uint64_t(std::max(grid[0], 1u)) *
-                          (rec_.cta[1] + std::uint64_t(std::max(grid[1], 1u)) * rec_.cta[2]);
-    return std::uint32_t(linear % sms_);
-  }
-
   std::vector<std::string> notes() const override {
     std::vector<std::string> out;
+    for (const TraceDispatcher::KernelNote& k : dispatch_.kernels())
+      out.push_back("kernel " + std::to_string(k.id) + ": " + std::to_string(k.ctas) +
+                    (k.ctas == 1 ? " CTA of " : " CTAs of ") + std::to_string(k.warps_per_cta) +
+                    " warps, " + std::to_string(k.ctas_per_sm) + " per SM at once" +
+                    (k.segments > 1 ? ", dispatched in " + std::to_string(k.segments) +
+                                          " segments (the dispatcher's buffer)"
+                                    : std::string()));
     const workload::SkipCounts& s = src_->skipped();
     if (s.total == 0) return out;
     out.push_back(std::to_string(s.total) + " other instructions passed over (of " +
@@ -156,19 +149,18 @@ class TraceWorkload : public Workload {
 
  private:
   std::string path_;
-  std::uint32_t sms_;
   std::unique_ptr<workload::StoreSource> src_;
+  TraceDispatcher dispatch_;
   std::array<std::array<isa::Instruction, 6>, 4> ins_;  // [space][width index]
   golden::ModelConfig cfg_;
-  workload::StoreRecord rec_;
-  std::uint64_t index_ = 0;
+  Dispatched d_;
   std::string error_;
 };
 
 }  // namespace
 
-std::unique_ptr<Workload> trace_workload(const std::string& path, std::uint32_t sms) {
-  return std::make_unique<TraceWorkload>(path, sms);
+std::unique_ptr<Workload> trace_workload(const std::string& path, const SmLimits& limits) {
+  return std::make_unique<TraceWorkload>(path, limits);
 }
 
 }  // namespace stu::sim

@@ -49,6 +49,9 @@ struct WarpOp {
   // issue slots (sm.issue_per_clk) before it goes to the LSU. 0: the op alone, not counted
   // (directed tests, generators without `instructions`, .stut traces).
   float instructions = 0;
+  // The warp's slot among its SM's resident warps (the LSU's per-warp state: fences, releases,
+  // tcgen05 waits); -1: ctx.cta * 32 + ctx.warp. Traces set it (several CTAs share an SM).
+  std::int32_t slot = -1;
 };
 
 class Workload {
@@ -113,9 +116,22 @@ std::unique_ptr<Workload> make_generator(std::string_view name, const GenParams&
 // the reference of the golden-image check. Returns the workload's error ("" when none).
 std::string run_golden(Workload& w, golden::MachineState& m);
 
+// What an SM holds at once (the CUDA C++ Programming Guide's limits per compute capability;
+// sim_config's `sm` section), and the trace dispatcher's buffer (trace_dispatch.h).
+struct SmLimits {
+  std::uint32_t sms = 1;
+  std::uint32_t max_ctas = 32;              // resident CTAs per SM
+  std::uint32_t max_warps = 64;             // resident warps per SM (at most 512)
+  std::uint32_t max_threads = 2048;         // resident threads per SM
+  std::uint32_t registers = 65536;          // 32-bit registers per SM
+  std::uint64_t shared_bytes = 233472;      // shared memory per SM (228 KiB)
+  std::uint64_t buffer_records = 1u << 20;  // records the dispatcher holds at once
+};
+
 // An Accel-Sim trace (.traceg, .traceg.xz, kernelslist.g) or a .stut trace as a workload:
 // each STG/STS/STL/ST record becomes a st.global/.shared/.local/generic store of the record's
-// width, its data a deterministic function of (instruction, lane). Never null.
-std::unique_ptr<Workload> trace_workload(const std::string& path, std::uint32_t sms);
+// width, its data a deterministic function of (record index, lane), dispatched to the SMs as
+// the GPU's block scheduler and warp schedulers would (TraceDispatcher). Never null.
+std::unique_ptr<Workload> trace_workload(const std::string& path, const SmLimits& limits);
 
 }  // namespace stu::sim

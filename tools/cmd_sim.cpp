@@ -279,7 +279,14 @@ int run_sim(const SimArgs& a) {
         err = "cannot read '" + a.workload + "': " + std::strerror(errno);
         return nullptr;
       }
-      return sim::trace_workload(a.workload, cfg.gpu.sms);
+      sim::SmLimits lim;
+      lim.sms = cfg.gpu.sms;
+      lim.max_ctas = cfg.sm.max_ctas;
+      lim.max_warps = cfg.sm.max_warps;
+      lim.max_threads = cfg.sm.max_threads;
+      lim.registers = cfg.sm.registers;
+      lim.shared_bytes = cfg.sm.shared_bytes;
+      return sim::trace_workload(a.workload, lim);
     }
     return sim::make_generator(a.workload, p, err);
   };

@@ -19,6 +19,7 @@
 #include "stu/golden/state.h"
 #include "stu/isa/target.h"
 #include "stu/isa/validator.h"
+#include "trace_dispatch.h"
 #include "workload.h"
 
 namespace stu::sim {
@@ -750,6 +751,13 @@ const char* const kHeader =
     "-accelsim tracer version = 4\n"
     "\n";
 
+// The dispatcher's limits of an h200 SM, on `n` SMs.
+SmLimits sms(std::uint32_t n) {
+  SmLimits lim;
+  lim.sms = n;
+  return lim;
+}
+
 TEST(SimWorkloadTrace, RecordsBecomeStores) {
   const std::string path = temp_path("t.traceg");
   write_file(path, std::string(kHeader) +
@@ -762,7 +770,7 @@ TEST(SimWorkloadTrace, RecordsBecomeStores) {
                        "0030 00000005 0 STS.128 2 R2 R4 16 0 0x7f0000000100 0x7f0000000120 0\n"
                        "0040 ffffffff 0 EXIT 0 0 0\n"
                        "#END_TB\n");
-  auto w = trace_workload(path, 4);
+  auto w = trace_workload(path, sms(4));
   ASSERT_TRUE(w);
   EXPECT_TRUE(w->allocate_all());
   auto m = machine(*w);
@@ -791,31 +799,39 @@ TEST(SimWorkloadTrace, RecordsBecomeStores) {
   EXPECT_EQ(read_u32(*m, sh, 0x120 + 12), std::uint32_t(op_value(1, 2, 3).lo));
   // The MOV and the EXIT were passed over.
   const std::vector<std::string> notes = w->notes();
-  ASSERT_FALSE(notes.empty());
-  EXPECT_EQ(notes[0], "2 other instructions passed over (of 4)");
+  ASSERT_GE(notes.size(), 2u);
+  // A 64-thread block (2 warps), 8 registers, 256 shared bytes: 32 per SM (max_ctas; warps
+  // allow 64 / 2, threads 2048 / 64, registers 65536 / 256 / 2, shared 233472 / 1280).
+  EXPECT_EQ(notes[0], "kernel 1: 1 CTA of 2 warps, 32 per SM at once");
+  EXPECT_EQ(notes[1], "2 other instructions passed over (of 4)");
   std::remove(path.c_str());
 }
 
-// CTAs go to SMs round robin by their linear index in the grid (5 x 2 x 1 here, 4 SMs):
-// (0,0,0) -> 0, (1,0,0) -> 1, (4,1,0) = 9 -> 1, (3,1,0) = 8 -> 0.
-TEST(SimWorkloadTrace, CtasGoToSmsRoundRobin) {
+// CTAs go to SMs in launch order, their linear index in the grid (5 x 2 x 1 here, 4 SMs),
+// whatever their order in the file: (0,0,0) = 0 -> SM 0, (1,0,0) = 1 -> SM 1, (3,1,0) = 8 ->
+// SM 2, (4,1,0) = 9 -> SM 3; the SMs then issue in turn, one record each. Each CTA's store
+// has its own address (0x10000 + 0x100 x its place in the file) to tell them apart.
+TEST(SimWorkloadTrace, CtasGoToSmsInLaunchOrder) {
   const std::string path = temp_path("rr.traceg");
   std::string header = kHeader;
   header.replace(header.find("(2,1,1)"), 7, "(5,2,1)");
   std::string body;
-  for (const char* cta : {"0,0,0", "1,0,0", "4,1,0", "3,1,0"})
-    body += std::string("#BEGIN_TB\nthread block = ") + cta +
-            "\nwarp = 0\ninsts = 1\n0020 00000001 0 STG.E 2 R2 R3 4 1 0x10000 4 0\n#END_TB\n";
+  const char* ctas[] = {"0,0,0", "1,0,0", "4,1,0", "3,1,0"};
+  for (unsigned k = 0; k < 4; ++k)
+    body += std::string("#BEGIN_TB\nthread block = ") + ctas[k] +
+            "\nwarp = 0\ninsts = 1\n0020 00000001 0 STG.E 2 R2 R3 4 1 0x" +
+            std::to_string(100 + k) + "00 4 0\n#END_TB\n";
   write_file(path, header + body);
-  auto w = trace_workload(path, 4);
+  auto w = trace_workload(path, sms(4));
   auto m = machine(*w);
   const RunStats st = run(*w, *m);
   EXPECT_EQ(w->error(), "");
   ASSERT_EQ(st.ops, 4u);
-  EXPECT_EQ(st.first[0].sm, 0u);
-  EXPECT_EQ(st.first[1].sm, 1u);
-  EXPECT_EQ(st.first[2].sm, 1u);
-  EXPECT_EQ(st.first[3].sm, 0u);
+  const std::uint64_t addr[] = {0x10000, 0x10100, 0x10300, 0x10200};  // in launch order
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(st.first[i].sm, i);
+    EXPECT_EQ(st.first[i].ops.addr[0], addr[i]) << i;
+  }
   std::remove(path.c_str());
 }
 
@@ -827,7 +843,7 @@ TEST(SimWorkloadTrace, MembarIsAFence) {
                        "0010 00000001 0 STG.E 2 R2 R3 4 1 0x10000 4 0\n"
                        "0020 ffffffff 0 MEMBAR.ALL.CTA 0 0\n"
                        "0030 00000001 0 STG.E 2 R2 R3 4 1 0x10080 4 0\n#END_TB\n");
-  auto w = trace_workload(path, 4);
+  auto w = trace_workload(path, sms(4));
   auto m = machine(*w);
   const RunStats st = run(*w, *m);
   EXPECT_EQ(w->error(), "");
@@ -837,7 +853,7 @@ TEST(SimWorkloadTrace, MembarIsAFence) {
   EXPECT_EQ(st.first[1].kind, OpKind::Fence);
   EXPECT_EQ(st.first[1].scope, isa::Scope::Cta);
   EXPECT_EQ(st.first[1].ctx.warp, 3u);
-  EXPECT_EQ(st.first[1].sm, 1u);  // CTA 1 of a (2,1,1) grid
+  EXPECT_EQ(st.first[1].sm, 0u);  // the only CTA: the first SM
   EXPECT_EQ(st.first[1].sm, st.first[0].sm);
   std::remove(path.c_str());
 }
@@ -851,7 +867,7 @@ TEST(SimWorkloadTrace, UnsupportedWidthAndMissingFile) {
                        "insts = 1\n"
                        "0020 00000001 0 STG.E 2 R2 R3 12 0 0x10000 0\n"
                        "#END_TB\n");
-  auto w = trace_workload(path, 1);
+  auto w = trace_workload(path, sms(1));
   WarpOp op;
   EXPECT_FALSE(w->next(op));
   EXPECT_EQ(w->error(), path +
@@ -859,9 +875,204 @@ TEST(SimWorkloadTrace, UnsupportedWidthAndMissingFile) {
                             "8, 16 and 32 are supported");
   std::remove(path.c_str());
 
-  auto missing = trace_workload(temp_path("none.traceg"), 1);
+  auto missing = trace_workload(temp_path("none.traceg"), sms(1));
   EXPECT_FALSE(missing->next(op));
   EXPECT_NE(missing->error().find("cannot open"), std::string::npos) << missing->error();
+}
+
+// --- the trace dispatcher (trace_dispatch.h) -------------------------------------------------
+
+// Hand-computed occupancy (sm_90 limits: 32 CTAs, 64 warps, 2048 threads, 64 K registers,
+// 228 KiB shared).
+TEST(TraceDispatch, CtasPerSm) {
+  const SmLimits h;
+  EXPECT_EQ(ctas_per_sm(h, 512, 16, 0), 4u);        // warps: 64 / 16 (registers allow 8)
+  EXPECT_EQ(ctas_per_sm(h, 256, 64, 0), 4u);        // registers: 2048 a warp, 32 warps / 8
+  EXPECT_EQ(ctas_per_sm(h, 128, 0, 48 << 10), 4u);  // shared: 233472 / (49152 + 1024)
+  EXPECT_EQ(ctas_per_sm(h, 32, 0, 0), 32u);         // max_ctas
+  EXPECT_EQ(ctas_per_sm(h, 1024, 0, 0), 2u);        // threads and warps
+  // 3 warps, 40 registers (1280 a warp, a multiple of 256): 65536 / 1280 = 51 warps, 17
+  // CTAs; warps and threads allow 21, shared (128 + 1024 bytes) 202.
+  EXPECT_EQ(ctas_per_sm(h, 96, 40, 100), 17u);
+  SmLimits a100 = h;
+  a100.shared_bytes = 164 << 10;
+  EXPECT_EQ(ctas_per_sm(a100, 128, 0, 48 << 10), 3u);  // 167936 / 50176
+  EXPECT_EQ(ctas_per_sm(h, 2048, 255, 1 << 20), 1u);   // nothing fits: at least one
+  EXPECT_EQ(ctas_per_sm(h, 0, 0, 0), 32u);             // no block size: one warp
+}
+
+// A source of given records (kernel info per record) for the dispatcher.
+class ListSource : public workload::StoreSource {
+ public:
+  struct Item {
+    workload::StoreRecord r;
+    workload::KernelInfo k;
+  };
+  explicit ListSource(std::vector<Item> items, std::string fail_at_end = {})
+      : items_(std::move(items)), fail_(std::move(fail_at_end)) {}
+  bool next(workload::StoreRecord& r) override {
+    if (at_ == items_.size()) {
+      if (!fail_.empty()) this->fail("list", 7, fail_);
+      return false;
+    }
+    kernel_ = items_[at_].k;
+    r = items_[at_++].r;
+    return true;
+  }
+
+ private:
+  std::vector<Item> items_;
+  std::size_t at_ = 0;
+  std::string fail_;
+};
+
+workload::KernelInfo kernel(std::uint32_t id, std::uint32_t ctas, std::uint32_t threads) {
+  workload::KernelInfo k;
+  k.id = id;
+  k.grid = {ctas, 1, 1};
+  k.block = {threads, 1, 1};
+  return k;
+}
+
+ListSource::Item item(const workload::KernelInfo& k, std::uint32_t cta, std::uint32_t warp,
+                      std::uint64_t addr) {
+  ListSource::Item it;
+  it.k = k;
+  it.r.kernel_id = k.id;
+  it.r.cta = {cta, 0, 0};
+  it.r.warp = warp;
+  it.r.mask = 1;
+  it.r.width = 4;
+  it.r.addr[0] = addr;
+  return it;
+}
+
+struct Got {
+  std::uint32_t sm, cta, warp;
+  std::uint16_t slot;
+  std::uint64_t addr, index;
+};
+
+std::vector<Got> dispatch_all(workload::StoreSource& src, const SmLimits& lim,
+                              std::string* error = nullptr) {
+  TraceDispatcher d(src, lim);
+  std::vector<Got> out;
+  Dispatched x;
+  while (d.next(x)) out.push_back({x.sm, x.rec.cta[0], x.rec.warp, x.slot, x.rec.addr[0], x.index});
+  if (error) *error = d.error();
+  return out;
+}
+
+// One SM, one CTA of 2 warps with 2 records each: the SM interleaves its warps.
+TEST(TraceDispatch, WarpsOfAnSmTakeTurns) {
+  const auto k = kernel(1, 1, 64);
+  ListSource src(
+      {item(k, 0, 0, 0xa0), item(k, 0, 0, 0xa1), item(k, 0, 1, 0xb0), item(k, 0, 1, 0xb1)});
+  const auto got = dispatch_all(src, sms(1));
+  ASSERT_EQ(got.size(), 4u);
+  const std::uint64_t want[] = {0xa0, 0xb0, 0xa1, 0xb1};
+  const std::uint64_t index[] = {0, 2, 1, 3};
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(got[i].addr, want[i]) << i;
+    EXPECT_EQ(got[i].index, index[i]) << i;  // the record's place in the file
+    EXPECT_EQ(got[i].slot, got[i].warp);     // CTA slot 0
+  }
+}
+
+// Two SMs holding one CTA each (max_ctas 1): CTA 0 (2 records) on SM 0, CTA 1 (1 record) on
+// SM 1; when CTA 1 finishes, CTA 2 takes SM 1 (the SM that freed a slot), before CTA 0 ends.
+TEST(TraceDispatch, LaterCtasTakeTheSmThatFinished) {
+  const auto k = kernel(1, 3, 32);
+  ListSource src(
+      {item(k, 0, 0, 0x00), item(k, 0, 0, 0x01), item(k, 1, 0, 0x10), item(k, 2, 0, 0x20)});
+  SmLimits lim = sms(2);
+  lim.max_ctas = 1;
+  const auto got = dispatch_all(src, lim);
+  ASSERT_EQ(got.size(), 4u);
+  const std::uint32_t cta[] = {0, 1, 0, 2}, sm[] = {0, 1, 0, 1};
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(got[i].cta, cta[i]) << i;
+    EXPECT_EQ(got[i].sm, sm[i]) << i;
+    EXPECT_EQ(got[i].slot, 0u) << i;
+  }
+}
+
+// Occupancy from the block size: 4 CTAs of 512 threads on 1 SM hold 4 at once (64 warps / 16),
+// each in its own slot: CTA c's warp w has slot 16 c + w. The fifth CTA waits for a slot.
+TEST(TraceDispatch, WarpSlotsFollowTheCtaSlot) {
+  const auto k = kernel(1, 5, 512);
+  std::vector<ListSource::Item> items;
+  for (std::uint32_t c = 0; c < 5; ++c) items.push_back(item(k, c, 3, 0x100 * c));
+  ListSource src(items);
+  const auto got = dispatch_all(src, sms(1));
+  ASSERT_EQ(got.size(), 5u);
+  for (std::uint32_t c = 0; c < 4; ++c) EXPECT_EQ(got[c].slot, 16 * c + 3) << c;
+  EXPECT_EQ(got[4].cta, 4u);
+  EXPECT_EQ(got[4].slot, 3u);  // CTA 0's slot, the first freed
+}
+
+// A kernel runs after the one before it has been handed out whole.
+TEST(TraceDispatch, KernelsRunOneAfterAnother) {
+  const auto k1 = kernel(1, 2, 32), k2 = kernel(2, 2, 32);
+  ListSource src({item(k1, 0, 0, 0x10), item(k1, 1, 0, 0x11), item(k1, 1, 0, 0x12),
+                  item(k2, 0, 0, 0x20), item(k2, 1, 0, 0x21)});
+  TraceDispatcher d(src, sms(2));
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> got;  // kernel, sm
+  Dispatched x;
+  while (d.next(x)) got.push_back({x.rec.kernel_id, x.sm});
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> want = {
+      {1, 0}, {1, 1}, {1, 1}, {2, 0}, {2, 1}};
+  EXPECT_EQ(got, want);
+  ASSERT_EQ(d.kernels().size(), 2u);
+  EXPECT_EQ(d.kernels()[0].ctas, 2u);
+  EXPECT_EQ(d.kernels()[1].id, 2u);
+}
+
+// A buffer of 2 records: the kernel goes in segments of 2; a CTA that goes on into the next
+// segment stays on its SM (CTA 1 on SM 1, although alone in its segment it would be first).
+TEST(TraceDispatch, SegmentsKeepACtaOnItsSm) {
+  const auto k = kernel(1, 2, 32);
+  ListSource src(
+      {item(k, 0, 0, 0x00), item(k, 1, 0, 0x10), item(k, 1, 0, 0x11), item(k, 1, 0, 0x12)});
+  SmLimits lim = sms(2);
+  lim.buffer_records = 2;
+  TraceDispatcher d(src, lim);
+  std::vector<std::uint32_t> sm;
+  Dispatched x;
+  while (d.next(x)) sm.push_back(x.sm);
+  EXPECT_EQ(sm, (std::vector<std::uint32_t>{0, 1, 1, 1}));
+  EXPECT_EQ(d.segments(), 2u);
+}
+
+// Scattered lanes survive the buffer (their addresses are kept one by one), progressions too.
+TEST(TraceDispatch, AddressesComeBackExactly) {
+  const auto k = kernel(1, 1, 32);
+  auto a = item(k, 0, 0, 0);
+  a.r.mask = 0xF0F0F0F1u;
+  auto b = a;
+  for (unsigned l = 0; l < 32; ++l) {
+    a.r.addr[l] = (a.r.mask >> l & 1) ? 0x7000 + 12 * l : 0;
+    b.r.addr[l] = (b.r.mask >> l & 1) ? splitmix64(l) : 0;
+  }
+  ListSource src({a, b});
+  TraceDispatcher d(src, sms(1));
+  Dispatched x;
+  ASSERT_TRUE(d.next(x));
+  EXPECT_EQ(x.rec.addr, a.r.addr);
+  ASSERT_TRUE(d.next(x));
+  EXPECT_EQ(x.rec.addr, b.r.addr);
+  EXPECT_EQ(x.rec.mask, b.r.mask);
+  EXPECT_FALSE(d.next(x));
+}
+
+// A source error after some records: those records are handed out, then the error.
+TEST(TraceDispatch, RecordsBeforeAnErrorAreNotLost) {
+  const auto k = kernel(1, 2, 32);
+  ListSource src({item(k, 0, 0, 0x00), item(k, 1, 0, 0x10)}, "bad line");
+  std::string error;
+  const auto got = dispatch_all(src, sms(2), &error);
+  EXPECT_EQ(got.size(), 2u);
+  EXPECT_EQ(error, "list:7: error: bad line");
 }
 
 }  // namespace
