@@ -167,8 +167,9 @@ class Generator : public Workload {
     return true;
   }
   std::uint32_t sm_of(std::uint64_t warp) const { return std::uint32_t(warp % p_.sms); }
+  // Op i is the (i / sms)-th op of its SM: the SM's warps take turns.
   std::uint16_t warp_in_cta(std::uint64_t warp) const {
-    return std::uint16_t(warp % cfg_.warps_per_cta);
+    return std::uint16_t(warp / p_.sms % cfg_.warps_per_cta);
   }
   // The footprint rounded down to whole chunks, at least one chunk (error otherwise).
   std::uint64_t chunks_in(std::uint64_t footprint, std::uint64_t chunk) {
@@ -365,8 +366,9 @@ class BankConflict : public Generator {
 
  private:
   void make(std::uint64_t i, WarpOp& op) override {
-    // One CTA's shared memory lives on one SM: every warp of the CTA issues there.
-    store_op(op, ins_, i, 1, 0, 0, warp_in_cta(i));
+    // One CTA's shared memory lives on one SM: every warp of the CTA issues there, in turn
+    // (a slot's ops, i apart by a multiple of 32, are one warp's: no two warps race).
+    store_op(op, ins_, i, 1, 0, 0, std::uint16_t(i % cfg_.warps_per_cta));
     const std::uint64_t base = (i % slots_) * slot_;
     for (unsigned l = 0; l < 32; ++l) op.ops.addr[l] = base + l * stride_;
   }

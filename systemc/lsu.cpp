@@ -1,5 +1,7 @@
 #include "lsu.h"
 
+#include <cmath>
+
 #include <algorithm>
 
 namespace stu::sim {
@@ -41,6 +43,11 @@ Lsu::Lsu(const sc_core::sc_module_name& name, SimContext& ctx, MBarrierUnit& mbu
 }
 
 Cycle Lsu::last_cycle() const { return max_cursor_; }
+
+Cycle Lsu::warp_issue_cycles(float instructions) const {
+  const double per = double(ctx_.cfg.sm.warp_issue_per_clk);
+  return Cycle(std::ceil(double(instructions) / (per > 0 ? per : 1.0)));
+}
 
 Lsu::WarpState& Lsu::warp(const PlannedOp& op) {
   const std::size_t slot = op.slot >= 0 ? std::size_t(op.slot) % kWarpSlots
@@ -205,7 +212,14 @@ void Lsu::issue_lt(const PlannedOp& op) {
   const Cycle sm_t = std::max(s.cursor, ctx_.tb.now());
   Cycle t = std::max(sm_t, w.ready);
   const bool held = t > sm_t;
-  if (op.instructions > 0) t = s.instr.book(t, double(op.instructions));
+  // The op's instructions take the SM's issue slots; the warp alone issues them no faster
+  // than sm.warp_issue_per_clk (the end of that is the warp's own wait, not the SM's).
+  Cycle own = t;
+  if (op.instructions > 0) {
+    own = t + warp_issue_cycles(op.instructions);
+    t = s.instr.book(t, double(op.instructions));
+  }
+  if (op.kind != OpKind::Store) t = std::max(t, own);
   if (op.kind == OpKind::MbarWait) {
     const Cycle c = mbu_.phase_done(op.ctx.cta, op.mbar_offset, op.parity);
     if (c == kLater) {
@@ -248,6 +262,7 @@ void Lsu::issue_lt(const PlannedOp& op) {
     t = c;
   }
   const Cycle before_warp = t;  // what the SM waited for; the rest is the warp's own
+  t = std::max(t, own);
   if (const auto scope = fence_before(op)) {
     const Cycle done = fence_lt(s, w, *scope, t);
     st.add(Metric::LsuStallOrdering, double(done - t));
@@ -322,9 +337,15 @@ void Lsu::issue_at(const PlannedOp& op) {
   WarpState& w = warp(op);
   Stats& st = ctx_.stats;
   wait_until(s.cursor);
-  // The SM issued the op's instructions from its previous op on (not from when this one
-  // thread came to it): SMs issue side by side.
-  if (op.instructions > 0) wait_until(s.instr.book(s.cursor, double(op.instructions)));
+  // The SM issued the op's instructions from its previous op's on (not from when this one
+  // thread came to it): SMs issue side by side. The warp issued them from its own previous op
+  // on, no faster than sm.warp_issue_per_clk, while the SM's other warps issued theirs.
+  if (op.instructions > 0) {
+    const Cycle from = std::max(s.instr_done, w.issued);
+    s.instr_done = s.instr.book(from, double(op.instructions));
+    wait_until(std::max(s.instr_done, from + warp_issue_cycles(op.instructions)));
+  }
+  w.issued = ctx_.tb.now();
   const Cycle start = ctx_.tb.now();
   if (op.kind == OpKind::MbarWait) {
     for (;;) {

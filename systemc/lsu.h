@@ -3,7 +3,8 @@
 // for each store issues one transaction per line request (global, local, shared, DSMEM) or
 // per TMEM run, honouring:
 //   - the SM's instruction issue: an op's instructions (the workload's non-store instructions
-//     and the op) take sm.issue_per_clk slots a cycle before the op goes on;
+//     and the op) take sm.issue_per_clk slots a cycle before the op goes on, and the warp
+//     issues them no faster than sm.warp_issue_per_clk;
 //   - issue width (lsu.issue_width instructions per cycle per SM) and the per-SM limit of
 //     outstanding instructions (lsu.outstanding_stores);
 //   - weak and relaxed (strong) stores pipeline: none waits for another's acknowledgement
@@ -93,13 +94,15 @@ class Lsu : public sc_core::sc_module {
     Cycle visible = 0;  // LT: what its stores pushed out of the L1 is at the L2 (and back)
     Cycle ready = 0;    // LT: no op of the warp issues earlier (its fences)
     unsigned outstanding = 0, tmem_outstanding = 0;  // AT
+    Cycle issued = 0;  // AT: its last op left the warp's instruction issue
   };
   struct SmState {
     Cycle cursor = 0;
     Cycle fence_free = 0;  // the next .cluster/.gpu/.sys fence starts no earlier
     Cycle mmio_free = 0;   // the next .mmio store's first lane goes no earlier
     Calendar issue{1.0};
-    Calendar instr{1.0};  // the SM's instruction issue (sm.issue_per_clk)
+    Calendar instr{1.0};   // the SM's instruction issue (sm.issue_per_clk)
+    Cycle instr_done = 0;  // AT: its last op's instructions took their slots by then
     std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> acks;  // LT
     unsigned outstanding = 0;                                                  // AT
     bool active = false;  // LT: has issued (its cursor counts for the quantum keeper)
@@ -128,6 +131,8 @@ class Lsu : public sc_core::sc_module {
   // The fence a store implies before it issues (a release: its scope), if any.
   static std::optional<isa::Scope> fence_before(const PlannedOp& op);
   void wait_until(Cycle c);
+  // Cycles a warp takes to issue `instructions` alone (sm.warp_issue_per_clk).
+  Cycle warp_issue_cycles(float instructions) const;
 
   SimContext& ctx_;
   MBarrierUnit& mbu_;

@@ -72,6 +72,7 @@ std::vector<Field> fields(SimConfig& c) {
       {"gpu", "sms", &c.gpu.sms, {1, 1024}},
       {"gpu", "launch_cycles", &c.gpu.launch_cycles, {0, 100000000}},
       {"sm", "issue_per_clk", &c.sm.issue_per_clk, {1, 64}},
+      {"sm", "warp_issue_per_clk", &c.sm.warp_issue_per_clk, {1, 8}},
       {"sm", "max_ctas", &c.sm.max_ctas, {1, 512}},
       {"sm", "max_warps", &c.sm.max_warps, {1, 512}},
       {"sm", "max_threads", &c.sm.max_threads, {32, 16384}},
@@ -168,6 +169,9 @@ SimConfig common_assumptions() {
   c.lsu = {1, 32, 2};             // assumption, but mmio_cycles_per_lane: as h200 (measured there)
   c.fence = {16, 269, 1025, 24};  // assumption: as h200 (measured there)
   c.sm.issue_per_clk = 3;         // assumption: as h200 (measured there)
+  // CUDA C++ Programming Guide (SIMT architecture; 7.x and later): a warp scheduler issues one
+  // instruction a cycle, and a warp belongs to one scheduler
+  c.sm.warp_issue_per_clk = 1;
   // CUDA C++ Programming Guide, technical specifications per compute capability (8.0, 9.0,
   // 10.0 alike but shared memory): 32 CTAs, 64 warps, 2048 threads, 64 K registers per SM
   c.sm.max_ctas = 32;

@@ -54,7 +54,8 @@ struct GpuConfig {
 // An SM's instruction issue: the workload's non-store instructions (WarpOp::instructions)
 // take issue slots before the store they precede.
 struct SmConfig {
-  std::uint32_t issue_per_clk = 0;  // instructions an SM issues per cycle, all its schedulers
+  std::uint32_t issue_per_clk = 0;       // instructions an SM issues per cycle, all its schedulers
+  std::uint32_t warp_issue_per_clk = 0;  // instructions one warp issues per cycle
   // What an SM holds at once (traces: the block scheduler's occupancy limits).
   std::uint32_t max_ctas = 0;      // resident CTAs
   std::uint32_t max_warps = 0;     // resident warps

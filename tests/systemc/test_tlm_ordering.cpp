@@ -82,6 +82,7 @@ TEST_P(Ordering, RelaxedStrongStoresPipeline) {
 TEST_P(Ordering, InstructionsTakeTheirSmsIssueSlotsFirst) {
   SimConfig c = cfg();
   c.sm.issue_per_clk = 2;
+  c.sm.warp_issue_per_clk = 8;  // the SM's rate decides here (next test: the warp's)
   Script s;
   const auto line = [](std::uint64_t base) { return [base](unsigned l) { return base + 4 * l; }; };
   const char* st = "st.global.b32 [%rd1], %r1;";
@@ -97,6 +98,35 @@ TEST_P(Ordering, InstructionsTakeTheirSmsIssueSlotsFirst) {
   EXPECT_GE(sm1, 49u) << dump(o.log);
   EXPECT_LT(sm1, 99u) << dump(o.log);
   EXPECT_GE(sm0_second, 99u) << dump(o.log);
+}
+
+// A warp issues its instructions one a cycle (sm.warp_issue_per_clk 1), its SM four a cycle
+// for all its warps. SM 0 runs A (warp 0), C (warp 1), B (warp 0), 40 instructions each:
+// A goes at 40 (its warp's 40 cycles; the SM's slots took 10); C's warp starts when the SM's
+// slots are free (10) and goes at 50, beside A, not after it; B waits for A's warp (40), and
+// goes at 80. Without the warp's limit they would go at 10, 20 and 30. (The SM's slots are
+// booked in bins, Calendar::kBinCycles: C may start a cycle or two early.)
+TEST_P(Ordering, AWarpIssuesItsInstructionsOneACycle) {
+  SimConfig c = cfg();
+  c.sm.issue_per_clk = 4;
+  c.sm.warp_issue_per_clk = 1;
+  Script s;
+  const auto line = [](std::uint64_t base) { return [base](unsigned l) { return base + 4 * l; }; };
+  const char* st = "st.global.b32 [%rd1], %r1;";
+  s.store(st, 0, 0, 0, ~0u, line(kBase)).instructions = 40;           // A
+  s.store(st, 0, 0, 1, ~0u, line(kBase + 0x1000)).instructions = 40;  // C
+  s.store(st, 0, 0, 0, ~0u, line(kBase + 0x2000)).instructions = 40;  // B
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  const Cycle a = one(o.log, Event::Issue, s.id_of(0));
+  const Cycle cc = one(o.log, Event::Issue, s.id_of(1));
+  const Cycle b = one(o.log, Event::Issue, s.id_of(2));
+  EXPECT_GE(a, 40u) << dump(o.log);
+  EXPECT_LT(a, 50u) << dump(o.log);
+  EXPECT_GE(cc, 48u) << dump(o.log);
+  EXPECT_LT(cc, 80u) << dump(o.log);
+  EXPECT_GE(b, 80u) << dump(o.log);
+  EXPECT_LT(b, 90u) << dump(o.log);
 }
 
 // --- DRAM line accesses (dram.accesses_per_clk) --------------------------------------------

@@ -341,13 +341,13 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("gpu").at("launch_cycles"), 10260);
   EXPECT_EQ(doc.at("sm").at("max_warps"), 64);
   EXPECT_EQ(doc.at("sm").at("shared_bytes"), 228 * 1024);
-  // preset + 14 sections; 49 parameters.
+  // preset + 14 sections; 50 parameters.
   EXPECT_EQ(doc.size(), 15u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 49u);
+  EXPECT_EQ(params, 50u);
 }
 
 // --- what the modules use -----------------------------------------------------------------
