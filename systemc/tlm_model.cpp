@@ -175,6 +175,15 @@ void TlmModel::run_kernel() {
 // --- the feed ---------------------------------------------------------------------------
 
 bool TlmModel::next_op(PlannedOp& op) {
+  if (pending_fence_) {  // sts mode: a fence statement
+    op = PlannedOp{};
+    op.kind = OpKind::Fence;
+    op.ctx = pending_fence_->first;
+    op.scope = pending_fence_->second;
+    pending_fence_.reset();
+    stats_.warp_ops = ++ops_;
+    return true;
+  }
   if (!pending_.empty()) {  // sts mode: one store at a time
     pending_res_ = std::move(pending_.front().first);
     op = PlannedOp{};
@@ -419,6 +428,15 @@ RunReport TlmModel::finish(const golden::MachineState& golden, bool dram_all) {
 }
 
 // --- sts::StoreModel --------------------------------------------------------------------------
+
+void TlmModel::fence(const golden::WarpContext& ctx, isa::Scope scope) {
+  pending_fence_.emplace(ctx, scope);
+  const auto t0 = std::chrono::steady_clock::now();
+  run_kernel();
+  stats_.host_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  sts::StoreModel::fence(ctx, scope);
+}
 
 void TlmModel::submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05) {
   pending_.emplace_back(r, ctx);

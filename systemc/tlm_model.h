@@ -94,6 +94,8 @@ class TlmModel final : public sts::StoreModel {
   std::size_t write_buffer_entries() const override;
   void drain_caches(bool flush) override;
   const std::vector<golden::DramWrite>* dram_writes() const override;
+  // Runs the fence as an operation (its cost, what it waits for), then drains as every model.
+  void fence(const golden::WarpContext& ctx, isa::Scope scope) override;
 
  private:
   struct Top;
@@ -144,6 +146,7 @@ class TlmModel final : public sts::StoreModel {
   std::deque<std::pair<golden::StoreResult, golden::WarpContext>> pending_;
   golden::StoreResult pending_res_;
   bool pending_tcgen05_ = false;
+  std::optional<std::pair<golden::WarpContext, isa::Scope>> pending_fence_;  // sts mode
   std::vector<std::string> errors_;
   std::uint64_t ops_ = 0;
   // Workload stores that faulted (a .sts run reports its faults through its expectations).

@@ -461,6 +461,8 @@ class Parser {
       s.kind = StmtKind::Caches;
       s.word = kw;
       ok = need_caches(first, kw) && expect_end();
+    } else if (kw.rfind("fence.", 0) == 0) {
+      ok = fence(kw, first, s);
     } else if (kw == "expect") {
       s.kind = StmtKind::Expect;
       ok = expectation(s);
@@ -469,6 +471,34 @@ class Parser {
       return;
     }
     if (ok) p_.stmts.push_back(std::move(s));
+  }
+
+  // `fence.{sc,acq_rel}.{cta,cluster,gpu,sys}` (an optional `;`): a fence of the warp that
+  // `exec` selected.
+  bool fence(const std::string& kw, const Tok& first, Stmt& s) {
+    s.kind = StmtKind::Fence;
+    const size_t a = kw.find('.'), b = kw.find('.', a + 1);
+    const std::string sem = b == std::string::npos ? std::string() : kw.substr(a + 1, b - a - 1);
+    const std::string scope = b == std::string::npos ? std::string() : kw.substr(b + 1);
+    bool known = sem == "sc" || sem == "acq_rel";
+    if (scope == "cta")
+      s.scope = isa::Scope::Cta;
+    else if (scope == "cluster")
+      s.scope = isa::Scope::Cluster;
+    else if (scope == "gpu")
+      s.scope = isa::Scope::Gpu;
+    else if (scope == "sys")
+      s.scope = isa::Scope::Sys;
+    else
+      known = false;
+    if (!known)
+      return error(first,
+                   "expected 'fence.sc.SCOPE' or 'fence.acq_rel.SCOPE' (SCOPE: cta, "
+                   "cluster, gpu, sys), got '" +
+                       kw + "'");
+    s.word = sem;
+    if (tok().is(";")) ++pos_;
+    return expect_end();
   }
 
   // `createpolicy.fractional.L2::<primary>{.L2::<secondary>}.b64 REG{, FRACTION};` sets REG to

@@ -139,6 +139,14 @@ void Runner::step(const Stmt& s) {
       return sass(s);
     case StmtKind::Caches:
       return caches(s);
+    case StmtKind::Fence:
+      model_.fence(golden::WarpContext{cta_, warp_, mask_}, s.scope);
+      if (o_.trace) {
+        *o_.trace << "line " << s.loc.line << ": fence." << s.word << "." << isa::to_string(s.scope)
+                  << "\n";
+        trace_caches(*o_.trace);
+      }
+      return;
     case StmtKind::Expect:
       return expect(s);
   }

@@ -65,6 +65,36 @@ TEST(StsCache, DrainWithoutCachesIsAnError) {
   EXPECT_EQ(diag(d, 0).rfind("1:1: 'drain' needs caches", 0), 0u);
 }
 
+// A fence names its semantics and scope; anything else is an error at the statement, and
+// words after it at their column.
+TEST(StsCache, FenceMustNameSemanticsAndScope) {
+  for (const char* bad : {"fence.sc.foo", "fence.release.gpu", "fence.sc", "fence.", "fence.gpu"}) {
+    Diagnostics d;
+    EXPECT_FALSE(run(std::string("target sm_100a\n") + bad + "\n", d).parsed) << bad;
+    ASSERT_EQ(d.error_count(), 1u) << bad;
+    EXPECT_EQ(diag(d, 0), std::string("2:1: expected 'fence.sc.SCOPE' or 'fence.acq_rel.SCOPE' "
+                                      "(SCOPE: cta, cluster, gpu, sys), got '") +
+                              bad + "'");
+  }
+  Diagnostics d;
+  EXPECT_FALSE(run("fence.sc.gpu; warp=1\n", d).parsed);
+  EXPECT_EQ(diag(d, 0), "1:15: unexpected 'warp' at the end of the statement");
+}
+
+// Without caches a fence runs and changes nothing: the store's bytes are where it put them.
+TEST(StsCache, FenceWithoutCachesChangesNoMemory) {
+  Diagnostics d;
+  const auto r =
+      run("alloc global 0x10000, 0x100\nreg a = 0x10000 + lane * 4\nreg v = lane\nst.global.u32 "
+          "[a], v;\n"
+          "fence.sc.sys;\nfence.acq_rel.cta\nexpect global 0x10000 u32 x32 = i\n",
+          d);
+  EXPECT_TRUE(r.parsed);
+  EXPECT_EQ(d.error_count(), 0u);
+  EXPECT_EQ(r.failed, 0u);
+  EXPECT_EQ(r.expectations, 1u);
+}
+
 TEST(StsCache, CacheExpectationWithoutCachesIsAnError) {
   Diagnostics d;
   EXPECT_FALSE(run("expect l1 0x10000 absent\n", d).parsed);

@@ -99,6 +99,16 @@ class StoreModel {
     return image().cta(cta).tmem_alloc.dealloc(taddr, cols);
   }
 
+  // A fence of warp `ctx` (`fence.sc|acq_rel.SCOPE` in a test). It changes no memory; a
+  // .cluster, .gpu or .sys fence makes the warp's earlier stores visible beyond its SM, so a
+  // model with caches drains its write buffer into the L2 (as a release store does first).
+  // The TLM model also runs it as an operation with its cost; a GPU runs each store as a
+  // kernel of its own, whose end orders it, and needs nothing.
+  virtual void fence(const golden::WarpContext& ctx, isa::Scope scope) {
+    (void)ctx;
+    if (scope != isa::Scope::Cta && has_caches()) drain_caches(false);
+  }
+
   // The caches (L1, write buffer, L2 slice) the model keeps when the test configures them
   // (`cache` lines in the header), each model by its own means; cache expectations and
   // `drain` / `flush` read and drive them through these queries only.

@@ -50,6 +50,7 @@ enum class StmtKind : uint8_t {
   Ptx,
   Sass,
   Caches,  // `drain` or `flush` (word)
+  Fence,   // `fence.sc.SCOPE` / `fence.acq_rel.SCOPE` (word: sc or acq_rel; scope)
   Expect
 };
 
@@ -62,7 +63,8 @@ struct Stmt {
   std::vector<KV> kvs;
   MemLoc mem;
   unsigned elem_bytes = 4;
-  int repeat = -1;  // xN
+  int repeat = -1;                     // xN
+  isa::Scope scope = isa::Scope::Gpu;  // Fence
   bool reg_hi = false, reg_list = false;
   std::string text;  // store lines: the source text (for traces)
   isa::Instruction ins;
