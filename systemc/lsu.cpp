@@ -50,9 +50,7 @@ Cycle Lsu::warp_issue_cycles(float instructions) const {
 }
 
 Lsu::WarpState& Lsu::warp(const PlannedOp& op) {
-  const std::size_t slot = op.slot >= 0 ? std::size_t(op.slot) % kWarpSlots
-                                        : std::size_t(op.ctx.cta % 16) * 32 + op.ctx.warp % 32;
-  return warps_[std::size_t(op.sm % sms_.size()) * kWarpSlots + slot];
+  return warps_[warp_key(op, std::uint32_t(sms_.size()))];
 }
 
 void Lsu::wait_until(Cycle c) {
@@ -187,7 +185,8 @@ void count_instruction(Stats& s, StoreClass cls, const PlannedOp& op) {
 }  // namespace
 
 std::optional<isa::Scope> Lsu::fence_before(const PlannedOp& op) {
-  if (op.kind != OpKind::Store || !op.res || !op.res->order.release) return std::nullopt;
+  if (op.kind != OpKind::Store || !op.res || !op.res->order.release || op.fenced)
+    return std::nullopt;
   return op.res->order.scope.value_or(isa::Scope::Gpu);
 }
 
@@ -332,18 +331,54 @@ void Lsu::fence_at(SmState& s, WarpState& w, isa::Scope scope) {
   wait_until(done);
 }
 
+void Lsu::start_fence_at(SmState& s, WarpState& w, isa::Scope scope, std::uint16_t log_warp) {
+  const FenceConfig& f = ctx_.cfg.fence;
+  const Cycle now = ctx_.tb.now();
+  w.fence_start = now;
+  w.fence_warp = log_warp;
+  w.fence_sys = scope == isa::Scope::Sys;
+  if (scope == isa::Scope::Cta) {  // ordered within the SM: its cycles, no wait
+    end_fence(w, now, now + f.cta_cycles);
+    return;
+  }
+  w.fence_start = std::max(now, s.fence_free);
+  s.fence_free = w.fence_start + f.interval;
+  if (w.outstanding == 0)
+    end_fence(w, w.fence_start, 0);
+  else
+    w.fencing = true;  // ack_at ends it when the warp's last earlier store is acknowledged
+}
+
+void Lsu::end_fence(WarpState& w, Cycle drained, Cycle done) {
+  const FenceConfig& f = ctx_.cfg.fence;
+  if (done == 0) {
+    done = std::max(drained, w.fence_start) + f.gpu_cycles;
+    if (w.fence_sys) done = std::max(done, w.fence_start + f.sys_cycles);
+  }
+  w.fencing = false;
+  w.fence_done = done;
+  ctx_.stats.add(Metric::LsuStallOrdering, double(done - w.fence_start));
+  ctx_.record(Event::FenceDone, 0, w.fence_warp, 0, done);
+  max_cursor_ = std::max(max_cursor_, done);
+}
+
 void Lsu::issue_at(const PlannedOp& op) {
   SmState& s = sms_[op.sm % sms_.size()];
   WarpState& w = warp(op);
   Stats& st = ctx_.stats;
   wait_until(s.cursor);
+  // The warp's own fence ends first; the SM's other warps went on meanwhile.
+  while (w.fencing) wait(acked_);
+  const Cycle warp_from = std::max(w.issued, w.fence_done);
   // The SM issued the op's instructions from its previous op's on (not from when this one
   // thread came to it): SMs issue side by side. The warp issued them from its own previous op
   // on, no faster than sm.warp_issue_per_clk, while the SM's other warps issued theirs.
   if (op.instructions > 0) {
-    const Cycle from = std::max(s.instr_done, w.issued);
+    const Cycle from = std::max(s.instr_done, warp_from);
     s.instr_done = s.instr.book(from, double(op.instructions));
     wait_until(std::max(s.instr_done, from + warp_issue_cycles(op.instructions)));
+  } else {
+    wait_until(warp_from);
   }
   w.issued = ctx_.tb.now();
   const Cycle start = ctx_.tb.now();
@@ -366,12 +401,8 @@ void Lsu::issue_at(const PlannedOp& op) {
     s.cursor = ctx_.tb.now();
     return;
   }
-  if (op.kind == OpKind::Fence) {
-    fence_at(s, w, op.scope);
-    st.add(Metric::LsuStallOrdering, double(ctx_.tb.now() - start));
-    ctx_.record(Event::FenceDone, 0, op.ctx.warp, 0, ctx_.tb.now());
-    max_cursor_ = std::max(max_cursor_, ctx_.tb.now());
-    s.cursor = ctx_.tb.now();
+  if (op.kind == OpKind::Fence) {  // the warp waits for it, not the LSU: its next op will
+    start_fence_at(s, w, op.scope, op.ctx.warp);
     return;
   }
   while (s.outstanding >= ctx_.cfg.lsu.outstanding_stores) wait(acked_);
@@ -443,7 +474,8 @@ void Lsu::ack_at(tlm::tlm_generic_payload& tr, Cycle c) {
     --slot.warp->tmem_outstanding;
   } else {
     --slot.sm->outstanding;
-    --slot.warp->outstanding;
+    if (--slot.warp->outstanding == 0 && slot.warp->fencing)
+      end_fence(*slot.warp, std::max(c, ctx_.tb.now()), 0);
   }
   --outstanding_total_;
   free_slots_.push_back(std::size_t(&slot - slots_.data()));

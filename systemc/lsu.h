@@ -14,8 +14,8 @@
 //     fence.cta_cycles; wider scopes wait for the warp's earlier stores to be acknowledged
 //     (LT: and for what had left the L1's write buffer by then to reach the L2), then take
 //     fence.gpu_cycles, .sys at least fence.sys_cycles from its start; an SM starts one such fence
-//     every fence.interval cycles. LT: the fenced warp waits, the SM's other warps go on; AT: the
-//     LSU's one thread waits (every SM);
+//     every fence.interval cycles. The fenced warp waits, the SM's other warps go on (AT: the
+//     LSU's one thread waits only at the warp's next op, or for the fence before a release);
 //   - a release store then issues (and the L1 drains the write buffer before it, so the
 //     earlier bytes reach the L2 first);
 //   - tcgen05.st completes asynchronously (only tcgen05.wait::st waits for it);
@@ -57,6 +57,7 @@ struct PlannedOp {
   bool tcgen05 = false;
   isa::Scope scope = isa::Scope::Gpu;  // Fence
   float instructions = 0;              // the SM's issue slots it takes first (WarpOp)
+  bool fenced = false;                 // a release store whose fence already went as an op (AT)
   std::int32_t slot = -1;              // the warp's slot on its SM (WarpOp)
 };
 
@@ -84,17 +85,28 @@ class Lsu : public sc_core::sc_module {
     __builtin_prefetch(reinterpret_cast<const char*>(&s) + 64);
   }
   std::uint64_t ops_done() const { return ops_done_; }
+  static constexpr std::size_t kWarpSlots = 16 * 32;  // per SM: 16 CTAs of 32 warps
+  // The index of an op's warp among every SM's warp slots.
+  static std::size_t warp_key(const PlannedOp& op, std::uint32_t sms) {
+    const std::size_t slot = op.slot >= 0 ? std::size_t(op.slot) % kWarpSlots
+                                          : std::size_t(op.ctx.cta % 16) * 32 + op.ctx.warp % 32;
+    return std::size_t(op.sm % sms) * kWarpSlots + slot;
+  }
   std::vector<std::string>& errors() { return errors_; }
   bool ended() const { return ended_; }
 
  private:
-  static constexpr std::size_t kWarpSlots = 16 * 32;  // per SM: 16 CTAs of 32 warps
   struct WarpState {
     Cycle last_ack = 0, tmem_ack = 0;  // LT
     Cycle visible = 0;  // LT: what its stores pushed out of the L1 is at the L2 (and back)
     Cycle ready = 0;    // LT: no op of the warp issues earlier (its fences)
     unsigned outstanding = 0, tmem_outstanding = 0;  // AT
     Cycle issued = 0;  // AT: its last op left the warp's instruction issue
+    // AT: its fence (OpKind::Fence) runs while the LSU goes on; its next op waits for it.
+    bool fencing = false;  // waiting for its earlier stores' acknowledgements
+    bool fence_sys = false;
+    std::uint16_t fence_warp = 0;  // for the event log
+    Cycle fence_start = 0, fence_done = 0;
   };
   struct SmState {
     Cycle cursor = 0;
@@ -126,8 +138,12 @@ class Lsu : public sc_core::sc_module {
   void ack_at(tlm::tlm_generic_payload& tr, Cycle c);
   // LT: when a fence of `scope` by warp `w` on SM `s` that may start at `t` ends.
   Cycle fence_lt(SmState& s, const WarpState& w, isa::Scope scope, Cycle t);
-  // AT: waits until that fence ends.
+  // AT: waits until that fence ends (the fence before a release store).
   void fence_at(SmState& s, WarpState& w, isa::Scope scope);
+  // AT: starts a fence op of warp `w` without waiting; end_fence() sets when it ends (`done`,
+  // or 0: from when the warp's earlier stores were acknowledged, `drained`).
+  void start_fence_at(SmState& s, WarpState& w, isa::Scope scope, std::uint16_t log_warp);
+  void end_fence(WarpState& w, Cycle drained, Cycle done);
   // The fence a store implies before it issues (a release: its scope), if any.
   static std::optional<isa::Scope> fence_before(const PlannedOp& op);
   void wait_until(Cycle c);

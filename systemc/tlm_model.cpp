@@ -196,6 +196,56 @@ bool TlmModel::next_op(PlannedOp& op) {
     return true;
   }
   if (!workload_) return false;
+  return cfg_.sim.mode == SimMode::At ? next_at(op) : next_workload_op(op);
+}
+
+// AT: a release store's fence goes as an op of its own (the LSU starts it and goes on), and the
+// store waits here until its warp's next op comes (or the workload ends), so the LSU's one
+// thread issues the SM's other warps meanwhile, as LT's per-warp times do.
+bool TlmModel::next_at(PlannedOp& op) {
+  auto take_deferred = [&](std::map<std::size_t, Deferred>::iterator it) {
+    issuing_res_ = std::move(it->second.res);
+    op = it->second.op;
+    op.res = &issuing_res_;
+    deferred_.erase(it);
+    return true;
+  };
+  PlannedOp next;
+  if (held_) {  // read while its warp's release store waited, which has gone now
+    next = *held_;
+    held_.reset();
+  } else if (!next_workload_op(next)) {
+    if (deferred_.empty()) return false;
+    return take_deferred(deferred_.begin());
+  }
+  const std::size_t key = Lsu::warp_key(next, cfg_.gpu.sms);
+  const auto it = deferred_.find(key);
+  if (it != deferred_.end()) {  // the warp's waiting store goes first
+    held_ = next;
+    if (next.res) {
+      held_res_ = *next.res;
+      held_->res = &held_res_;
+    }
+    return take_deferred(it);
+  }
+  if (next.kind == OpKind::Store && next.res && next.res->order.release && !next.tcgen05) {
+    Deferred d;
+    d.res = *next.res;
+    d.op = next;
+    d.op.fenced = true;
+    d.op.instructions = 0;  // they went with the fence
+    deferred_.emplace(key, std::move(d));
+    op = next;
+    op.kind = OpKind::Fence;
+    op.res = nullptr;
+    op.scope = next.res->order.scope.value_or(isa::Scope::Gpu);
+    return true;
+  }
+  op = next;
+  return true;
+}
+
+bool TlmModel::next_workload_op(PlannedOp& op) {
   if (ahead_ == Ahead::None) ahead_ = pull(feed_[cur_ ^ 1]) ? Ahead::Ready : Ahead::End;
   if (ahead_ == Ahead::End) return false;
   cur_ ^= 1;  // the op read ahead is now the current one; read the one after it

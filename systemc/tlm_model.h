@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@
 
 #include "cores.h"
 #include "image_check.h"
+#include "lsu.h"
 #include "sim_config.h"
 #include "stats.h"
 #include "stu/sts/model.h"
@@ -147,6 +149,17 @@ class TlmModel final : public sts::StoreModel {
   golden::StoreResult pending_res_;
   bool pending_tcgen05_ = false;
   std::optional<std::pair<golden::WarpContext, isa::Scope>> pending_fence_;  // sts mode
+  // AT: release stores waiting behind their fences, by warp (Lsu::warp_key); an op read while
+  // its warp's store waited; the storage of the op being issued.
+  struct Deferred {
+    PlannedOp op;
+    golden::StoreResult res;
+  };
+  bool next_at(PlannedOp& op);
+  bool next_workload_op(PlannedOp& op);
+  std::map<std::size_t, Deferred> deferred_;
+  std::optional<PlannedOp> held_;
+  golden::StoreResult held_res_, issuing_res_;
   std::vector<std::string> errors_;
   std::uint64_t ops_ = 0;
   // Workload stores that faulted (a .sts run reports its faults through its expectations).

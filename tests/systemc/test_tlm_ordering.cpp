@@ -233,9 +233,9 @@ TEST_P(Ordering, ReleaseIsAFenceThenTheStore) {
 }
 
 // Four warps of SM 0 each fence.sc.gpu with nothing to drain: one SM starts such fences
-// fence.interval apart. LT lets the other warps go on while one waits, so the fences overlap:
-// warp k's ends k * interval after warp 0's. (AT's one thread waits for each fence: they end
-// at least an interval apart, and no sooner than one after another.)
+// fence.interval apart. The other warps go on while one waits (LT; AT too: the fenced warp's
+// next op waits, not the LSU), so the fences overlap: warp k's ends k * interval after warp
+// 0's. (Before AT let fences run beside the LSU, they ended gpu_cycles apart there.)
 TEST_P(Ordering, OneSmStartsAFenceAnIntervalApart) {
   const SimConfig c = fence_config(GetParam());
   Script s;
@@ -248,13 +248,31 @@ TEST_P(Ordering, OneSmStartsAFenceAnIntervalApart) {
     ASSERT_EQ(d.size(), 1u) << dump(o.log);
     done.push_back(d[0]);
   }
-  for (std::size_t k = 1; k < 4; ++k) {
-    if (GetParam() == SimMode::Lt) {
-      EXPECT_EQ(done[k], done[0] + k * c.fence.interval) << dump(o.log);
-    } else {
-      EXPECT_GE(done[k], done[k - 1] + c.fence.gpu_cycles) << dump(o.log);
-    }
+  for (std::size_t k = 1; k < 4; ++k)
+    EXPECT_EQ(done[k], done[0] + k * c.fence.interval) << dump(o.log);
+}
+
+// The same with a release store in each of the four warps (nothing before it to drain): the
+// fences before them end an interval apart in both styles. AT sends a release store's fence
+// ahead as an op of its own and issues the store when the warp's next op comes (or at the
+// end), so the other warps go on meanwhile; before that, AT's fences ended gpu_cycles apart.
+TEST_P(Ordering, ReleaseStoresOfWarpsOverlapTheirFences) {
+  const SimConfig c = fence_config(GetParam());
+  Script s;
+  for (std::uint16_t w = 0; w < 4; ++w)
+    s.store("st.release.gpu.global.b32 [%rd1], %r1;", 0, 0, w, 1u,
+            [w](unsigned) { return kBase + 0x1000 * w; });
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  std::vector<Cycle> done;
+  for (std::uint16_t w = 0; w < 4; ++w) {
+    const auto d = fence_done(o.log, w);
+    ASSERT_EQ(d.size(), 1u) << dump(o.log);
+    done.push_back(d[0]);
+    EXPECT_GE(one(o.log, Event::Issue, s.id_of(w)), d[0]) << dump(o.log);  // after its fence
   }
+  for (std::size_t k = 1; k < 4; ++k)
+    EXPECT_EQ(done[k], done[0] + k * c.fence.interval) << dump(o.log);
 }
 
 // --- .mmio: one lane at a time ---------------------------------------------------------------
