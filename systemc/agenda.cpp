@@ -5,7 +5,7 @@
 namespace stu::sim {
 
 Agenda::Agenda(const sc_core::sc_module_name& name, SimContext& ctx)
-    : sc_module(name), wheel_(ctx.tb.period_ps()) {
+    : sc_module(name), hints_(ctx.hints), wheel_(ctx.tb.period_ps()) {
   ctx.agenda = this;
   SC_HAS_PROCESS(Agenda);
   SC_METHOD(run);
@@ -14,6 +14,12 @@ Agenda::Agenda(const sc_core::sc_module_name& name, SimContext& ctx)
 }
 
 void Agenda::run() {
+  if (!hints_) {
+    wheel_.run_due(
+        ev_, [](const Item& x) { x.who->due(x.item, x.what); }, [](const Item&) {},
+        [](const Item&) {});
+    return;
+  }
   wheel_.run_due(
       ev_, [](const Item& x) { x.who->due(x.item, x.what); },
       [](const Item& next) { next.who->will_run(next.item, next.what); },

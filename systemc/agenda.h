@@ -38,6 +38,8 @@ class Agenda : public sc_core::sc_module {
   void at(std::uint64_t at_ps, Client& who, void* item, std::uint32_t what) {
     wheel_.push(at_ps, Item{&who, item, what}, ev_);
   }
+  // Whether the host-speed hints are on (SimContext::hints).
+  bool hints() const { return hints_; }
 
  private:
   struct Item {
@@ -47,6 +49,7 @@ class Agenda : public sc_core::sc_module {
   };
   void run();
 
+  const bool& hints_;  // SimContext::hints
   TimeWheel<Item> wheel_;
   sc_core::sc_event ev_;
 };

@@ -188,7 +188,7 @@ void L1::pump_loop() {
     LinePayload* d = out_.front();
     if (d->ext->release_point && in_flight_ > 0) return;  // a release: after the earlier ones
     out_.pop_front();
-    if (!out_.empty()) prefetch(&out_.front()->gp);  // the next to leave
+    if (ctx_.hints && !out_.empty()) prefetch(&out_.front()->gp);  // the next to leave
     ++in_flight_;
     ctx_.record(Event::WbOut, d->ext->instr_id, d->ext->warp, d->gp.get_address(), tb_.now());
     to_xbar.at(d->gp);

@@ -76,7 +76,7 @@ class PayloadPool {
     LinePayload* p = free_.back();
     free_.pop_back();
     p->pooled = false;
-    if (!free_.empty()) prefetch(free_.back(), true);  // the next one handed out
+    if (hints && !free_.empty()) prefetch(free_.back(), true);  // the next one handed out
     return *p;
   }
   // Releasing a payload twice is a model bug (two owners would share it): it throws.
@@ -87,6 +87,8 @@ class PayloadPool {
   }
   std::size_t allocated() const { return all_.size(); }
   std::size_t in_use() const { return all_.size() - free_.size(); }
+
+  bool hints = true;  // prefetch the next payload handed out (SimContext::hints)
 
  private:
   std::vector<std::unique_ptr<LinePayload>> all_;

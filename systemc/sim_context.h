@@ -61,6 +61,9 @@ struct SimContext {
   std::unordered_map<std::uint64_t, golden::LineByteMask> global_taken;
   // Where the L2 slices' sets lie in host memory, for host-speed hints (set by the model).
   const struct L2Hints* l2_hints = nullptr;
+  // Host-speed hints (prefetches, the agenda's look-ahead, the model's L2 set hints): no
+  // effect on any result, which a test checks by turning them off (TlmModel::set_hints).
+  bool hints = true;
 
   void record(Event e, std::uint64_t instr, std::uint32_t warp, std::uint64_t addr, Cycle c) {
     if (log) log->push_back(LogEntry{e, instr, warp, addr, c});

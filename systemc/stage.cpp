@@ -122,7 +122,7 @@ void Stage::admit() {
   while (busy_ < depth_ && !waiting_.empty()) {
     tlm::tlm_generic_payload* next = waiting_.front();
     waiting_.pop_front();
-    if (!waiting_.empty()) prefetch(waiting_.front());
+    if (agenda_.hints() && !waiting_.empty()) prefetch(waiting_.front());
     accept(*next);
   }
   if (!waiting_.empty()) arm();

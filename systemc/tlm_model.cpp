@@ -174,6 +174,12 @@ void TlmModel::run_kernel() {
 
 // --- the feed ---------------------------------------------------------------------------
 
+void TlmModel::set_hints(bool on) {
+  ctx_->hints = on;
+  pool_->hints = on;
+  ctx_->l2_hints = on ? &hints_->l2 : nullptr;
+}
+
 bool TlmModel::next_op(PlannedOp& op) {
   if (pending_fence_) {  // sts mode: a fence statement
     op = PlannedOp{};
@@ -250,7 +256,7 @@ bool TlmModel::next_workload_op(PlannedOp& op) {
   if (ahead_ == Ahead::End) return false;
   cur_ ^= 1;  // the op read ahead is now the current one; read the one after it
   const WarpOp& cur = feed_[cur_];
-  prefetch_leaving(cur);
+  if (ctx_->hints) prefetch_leaving(cur);
   ahead_ = pull(feed_[cur_ ^ 1]) ? Ahead::Ready : Ahead::End;
   ++ops_;
   if (progress_ && (ops_ & 0x3FFF) == 0) progress_(ops_);
@@ -268,7 +274,7 @@ bool TlmModel::next_workload_op(PlannedOp& op) {
   plan_store(cur.ins, nullptr, cur.ctx, &cur.ops, nullptr, res_);
   if (res_.fault_mask) report_fault(res_, cur.ctx, op.sm);
   remember(res_, cur.ctx, op.sm);
-  prefetch(res_, op.sm);
+  if (ctx_->hints) prefetch(res_, op.sm);
   op.res = &res_;
   op.tcgen05 = cur.ins->op == isa::Opcode::Tcgen05St;
   return true;

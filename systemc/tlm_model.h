@@ -96,6 +96,8 @@ class TlmModel final : public sts::StoreModel {
   std::size_t write_buffer_entries() const override;
   void drain_caches(bool flush) override;
   const std::vector<golden::DramWrite>* dram_writes() const override;
+  // Host-speed hints on (the default) or off: no effect on any result (a test checks it).
+  void set_hints(bool on);
   // Runs the fence as an operation (its cost, what it waits for), then drains as every model.
   void fence(const golden::WarpContext& ctx, isa::Scope scope) override;
 

@@ -73,7 +73,7 @@ void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
   if (waiting_[slice].empty()) return;
   tlm::tlm_generic_payload& next = *waiting_[slice].front();
   waiting_[slice].pop_front();
-  if (!waiting_[slice].empty()) prefetch(waiting_[slice].front());
+  if (ctx_.hints && !waiting_[slice].empty()) prefetch(waiting_[slice].front());
   ++used_[slice];
   const sc_core::sc_time now = ctx_.tb.stamp();
   const Cycle arrive = book(next, ctx_.tb.now());

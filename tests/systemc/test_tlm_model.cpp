@@ -679,6 +679,50 @@ TEST(TimingStyles, LtAndAtAgreeOnStreamCycles) {
   EXPECT_LE(std::abs(lt - at), 0.25 * std::max(lt, at)) << "lt " << lt << " at " << at;
 }
 
+// --- the host-speed hints change nothing -------------------------------------------------
+
+// Every generator, LT and AT, on 4 SMs and 4 L2 slices: the statistics (every counter, the
+// cycles, the latency percentiles) and the whole event log are identical with the host-speed
+// hints (prefetches, the agenda's look-ahead, the L2 set hints) on and off. The hints may make
+// the model faster, never different.
+TEST(HostHints, OnAndOffGiveIdenticalResults) {
+  for (const GeneratorInfo& g : generators()) {
+    for (SimMode mode : {SimMode::Lt, SimMode::At}) {
+      SimConfig c = *preset("h100");
+      c.gpu.sms = 4;
+      c.l2.slices = 4;
+      c.l2.slice_bytes = 64 << 10;  // small: evictions and DRAM write-backs happen
+      c.sim.mode = mode;
+      GenParams p;
+      p.warps = 1500;
+      p.sms = 4;
+      p.footprint = 4 << 20;
+      if (g.name == "sm_chain") p.op = "st.relaxed.gpu+fence.sc.gpu+st.release.gpu";
+      if (g.name == "stream" || g.name == "strided") p.instructions = 5.5;
+      Outcome o[2];
+      for (int h = 0; h < 2; ++h) {
+        std::string e;
+        auto w = make_generator(g.name, p, e), ref = make_generator(g.name, p, e);
+        ASSERT_TRUE(w && ref) << g.name << ": " << e;
+        o[h] = run_workload(*w, *ref, c, {}, h == 0);
+        STU_EXPECT_GOLDEN_OK(o[h]);
+      }
+      const std::string what = g.name + (mode == SimMode::Lt ? " LT" : " AT");
+      EXPECT_GT(o[0].stats.warp_ops, 0u) << what;
+      EXPECT_EQ(o[0].stats.to_csv(), o[1].stats.to_csv()) << what;
+      ASSERT_EQ(o[0].log.size(), o[1].log.size()) << what;
+      for (std::size_t i = 0; i < o[0].log.size(); ++i) {
+        const LogEntry &a = o[0].log[i], &b = o[1].log[i];
+        if (a.event != b.event || a.instr != b.instr || a.warp != b.warp || a.addr != b.addr ||
+            a.cycle != b.cycle) {
+          ADD_FAILURE() << what << ": event " << i << " differs";
+          break;
+        }
+      }
+    }
+  }
+}
+
 // --- a trace and the generator of the same stores agree ---------------------------------
 
 // Writes the Accel-Sim trace of a grid-stride streaming kernel: `ctas` blocks of 512 threads,

@@ -122,10 +122,12 @@ struct Outcome {
 };
 
 // Runs `w` and `ref` (two instances of one workload) on a fresh model with the golden check.
+// `hints`: the host-speed hints (TlmModel::set_hints).
 inline Outcome run_workload(Workload& w, Workload& ref, const SimConfig& cfg,
-                            const CoreFactory& cores = {}) {
+                            const CoreFactory& cores = {}, bool hints = true) {
   Outcome o;
   TlmModel model(cfg, w.model_config(), std::nullopt, cores);
+  model.set_hints(hints);
   golden::MachineState gold(ref.model_config());
   std::string e;
   const bool set = w.setup(model.image(), e) && ref.setup(gold, e);
