@@ -14,11 +14,9 @@ command -v yosys >/dev/null 2>&1 || { echo "formal: yosys not found: skipped"; e
 . rtl/formal/yosys_src.sh
 
 ALL=(store_align mbarrier addr_resolve)
-# Properties left out of a block's induction: OPEN ones are not checked here (addr_resolve's
-# OutStable_A is not inductive within 25 steps; a 12-step BMC from reset finds no counterexample
-# but takes minutes: docs/verification.md); BMC_ONLY ones are checked by bounded model checking
-# from reset to BMC_DEPTH steps instead.
-declare -A OPEN=([addr_resolve]="OutStable_A")
+# Properties left out of a block's induction: OPEN ones are not checked here; BMC_ONLY ones are
+# checked by bounded model checking from reset to BMC_DEPTH steps instead. (None today.)
+declare -A OPEN=()
 declare -A BMC_ONLY=()
 BMC_DEPTH=${STU_FORMAL_BMC_DEPTH:-12}
 MAXSTEPS=${STU_FORMAL_MAXSTEPS:-25}
@@ -44,7 +42,7 @@ prove() {
     read_verilog -sv -formal $defs -I$work/src $top_file
     prep -top $top ; delete -output o:* ; $drop opt_clean
     async2sync ; dffunmap
-    sat -tempinduct -prove-asserts -set-assumes -set-def-inputs -set-init-undef -seq 1 -set-at 1 rst_ni 0 -maxsteps $MAXSTEPS -verify -show-inputs -show-outputs" \
+    sat -tempinduct -tempinduct-def -prove-asserts -set-assumes -set-def-inputs -set-init-undef -seq 1 -set-at 1 rst_ni 0 -maxsteps $MAXSTEPS -verify -show-inputs -show-outputs" \
     >/dev/null 2>&1 || rc=$?
   local secs=$((SECONDS - t0)) depth
   depth=$(grep -c '^\*\* Trying induction with length' "$log" || true)
