@@ -146,11 +146,22 @@ struct L1WpathBench {
   }
   void cover_out(const Out&) {}
 
-  // The geometry in use: the whole of the parameters'.
-  void setup(Clocked<Dut>& sim, Rng&) {
-    sim.dut().cfg_set_mask_i = kSets - 1;
-    sim.dut().cfg_ways_i = kWays;
-    sim.dut().cfg_wb_entries_i = kWbEntries;
+  // The geometry in use, drawn per seed: the configuration ports choose the sets, ways and
+  // write-buffer entries at run time (`stu sim --rtl` gives them the model's), so a quarter of
+  // the seeds use the parameters' whole and the rest a smaller one (2..16 sets, 1, 2 or 4 ways,
+  // 1..4 entries); the reference takes the same.
+  void setup(Clocked<Dut>& sim, Rng& r) {
+    unsigned sets = kSets, ways = kWays, entries = kWbEntries;
+    if (!r.chance(0.25)) {
+      sets = 2u << r.below(4);
+      ways = 1u << r.below(3);
+      entries = 1 + unsigned(r.below(kWbEntries));
+    }
+    sim.dut().cfg_set_mask_i = sets - 1;
+    sim.dut().cfg_ways_i = ways;
+    sim.dut().cfg_wb_entries_i = entries;
+    l1 = *golden::SectoredCache::create({uint64_t(sets) * ways * kLineBytes, ways});
+    wb = golden::WriteBuffer{entries};
   }
 
   In gen(Rng& r) {
