@@ -19,6 +19,13 @@ Long cases) and records the mutant as
   scripts/mutate.py --list [--files F,...] [--rtl-dir D]  the mutants, one a line, no build
   scripts/mutate.py [--files F,...] [--sample N] [--seed S] [--top]
                     [--build-dir DIR] [--report FILE.tsv] [--markdown FILE.md]
+  scripts/mutate.py --files F --mutants F:LINE:COL,...   only those mutants (a survivor, again)
+  scripts/mutate.py --merge FILE.tsv... [--markdown FILE.md]  one table from reports (runs of
+                    other files, or a farm's tasks); a later report's row for a mutant wins
+
+A survivor listed in the equivalents file (--equivalent, default
+tests/regress/mutation-equivalent.txt: `FILE:LINE:COL OP REASON` a line) is counted as
+equivalent, not survived: a change no input can observe, with the reason why.
 
 --sample N takes N mutants of each file, drawn with --seed (printed; the same seed gives the
 same mutants). Without --top, a mutant runs against the blocks' own models only, and files that
@@ -313,6 +320,8 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the mutants and stop")
     ap.add_argument("--rtl-dir", default=None, help="--list: the files' folder (default rtl/)")
     ap.add_argument("--sample", type=int, default=0, help="mutants a file (0: all)")
+    ap.add_argument("--mutants", default=None, metavar="FILE:LINE:COL,...",
+                    help="only these mutants (rerun survivors after a new test)")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--top", action="store_true", help="also files only the store path holds")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build-mutation"))
@@ -320,7 +329,27 @@ def main():
     ap.add_argument("--timeout", type=int, default=600, help="seconds a regression run may take")
     ap.add_argument("--report", default=None, help="TSV of every mutant (default BUILD/mutation.tsv)")
     ap.add_argument("--markdown", default=None, help="the per-file table as Markdown")
+    ap.add_argument("--merge", nargs="+", default=None, metavar="TSV",
+                    help="make the table from these reports (no build)")
+    ap.add_argument("--equivalent", default=os.path.join(ROOT, "tests/regress/mutation-equivalent.txt"),
+                    help="the survivors known to be equivalent mutants, with the reason")
     a = ap.parse_args()
+
+    try:
+        equivalent = read_equivalent(a.equivalent)
+    except ValueError as e:
+        print("mutate.py: error: %s" % e, file=sys.stderr)
+        return 2
+    if a.merge:
+        rows = {}
+        for path in a.merge:
+            try:
+                for m in read_report(path):
+                    rows[(m["file"], m["line"], m["col"], m["op"])] = m
+            except (OSError, ValueError) as e:
+                print("mutate.py: error: %s" % e, file=sys.stderr)
+                return 2
+        return finish(list(rows.values()), equivalent, a.markdown, None, None)
 
     global RTL
     if a.rtl_dir:
@@ -345,6 +374,9 @@ def main():
         mod = f[:-3]
         models, served = reach(mod, graph, blocks)
         muts = mutants_of(os.path.join(RTL, f))
+        if a.mutants:
+            pick = {tuple(x.rsplit(":", 2)) for x in a.mutants.split(",")}
+            muts = [m for m in muts if (f, str(m["line"]), str(m["col"])) in pick]
         if a.sample and len(muts) > a.sample:
             muts = sorted(random.Random("%d:%s" % (seed, f)).sample(muts, a.sample),
                           key=lambda m: (m["line"], m["col"]))
@@ -414,29 +446,77 @@ def main():
             with open(target, "w") as fh:
                 fh.write(pristine)
 
-    table = ["| file | mutants | invalid | killed | survived | killed of valid |",
-             "|---|---|---|---|---|---|"]
-    total = {"invalid": 0, "killed": 0, "survived": 0}
+    return finish(rows, equivalent, a.markdown, report, log)
+
+
+def read_equivalent(path):
+    """{(file, line, col, op): reason} from the equivalents file (absent: none)."""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    with open(path) as fh:
+        for n, raw in enumerate(fh, 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            m = re.match(r"^(\S+\.sv):(\d+):(\d+)\s+(\w+)\s+(\S.*)$", line)
+            if not m:
+                raise ValueError("%s:%d: expected 'FILE.sv:LINE:COL OP REASON'" % (path, n))
+            out[(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))] = m.group(5)
+    return out
+
+
+def read_report(path):
+    """The mutants of a TSV report (as written above)."""
+    rows = []
+    with open(path) as fh:
+        for n, raw in enumerate(fh, 1):
+            if raw.startswith("#") or raw.startswith("file\t") or not raw.strip():
+                continue
+            f = raw.rstrip("\n").split("\t")
+            if len(f) != 8 or f[4] not in ("killed", "survived", "invalid"):
+                raise ValueError("%s:%d: not a mutation report row" % (path, n))
+            rows.append({"file": f[0], "line": int(f[1]), "col": int(f[2]), "op": f[3],
+                         "status": f[4], "seconds": float(f[5]), "orig": f[6], "mutant": f[7]})
+    return rows
+
+
+def finish(rows, equivalent, markdown, report, log):
+    """Prints the per-file table (and writes it as Markdown); 1 when a survivor is unexplained."""
+    states = ("invalid", "killed", "equivalent", "survived")
+    for m in rows:
+        m["file"] = os.path.basename(m["file"])  # reports name rtl/FILE.sv
+        key = (m["file"], m["line"], m["col"], m["op"])
+        if m["status"] == "survived" and key in equivalent:
+            m["status"], m["reason"] = "equivalent", equivalent[key]
+    table = ["| file | mutants | invalid | killed | equivalent | survived | killed of the others |",
+             "|---|---|---|---|---|---|---|"]
+    total = dict.fromkeys(states, 0)
     for f in sorted({m["file"] for m in rows}):
-        c = {"invalid": 0, "killed": 0, "survived": 0}
+        c = dict.fromkeys(states, 0)
         for m in rows:
             if m["file"] == f:
                 c[m["status"]] += 1
         for k in c:
             total[k] += c[k]
-        valid = c["killed"] + c["survived"]
-        table.append("| `%s` | %d | %d | %d | %d | %s |" % (
-            f, sum(c.values()), c["invalid"], c["killed"], c["survived"],
-            "%.0f %%" % (100.0 * c["killed"] / valid) if valid else "-"))
-    valid = total["killed"] + total["survived"]
-    table.append("| all | %d | %d | %d | %d | %s |" % (
-        sum(total.values()), total["invalid"], total["killed"], total["survived"],
-        "%.1f %%" % (100.0 * total["killed"] / valid) if valid else "-"))
+        left = c["killed"] + c["survived"]
+        table.append("| `%s` | %d | %d | %d | %d | %d | %s |" % (
+            f, sum(c.values()), c["invalid"], c["killed"], c["equivalent"], c["survived"],
+            "%.0f %%" % (100.0 * c["killed"] / left) if left else "-"))
+    left = total["killed"] + total["survived"]
+    table.append("| all | %d | %d | %d | %d | %d | %s |" % (
+        sum(total.values()), total["invalid"], total["killed"], total["equivalent"],
+        total["survived"], "%.1f %%" % (100.0 * total["killed"] / left) if left else "-"))
     print("\n".join(table))
-    if a.markdown:
-        with open(a.markdown, "w") as out:
+    for m in sorted(rows, key=lambda m: (m["file"], m["line"], m["col"])):
+        if m["status"] == "survived":
+            print("survived: %s:%d:%d %s: %s" % (m["file"], m["line"], m["col"], m["op"],
+                                                 m["mutant"].strip()))
+    if markdown:
+        with open(markdown, "w") as out:
             out.write("\n".join(table) + "\n")
-    print("report: %s; log: %s" % (report, log))
+    if report:
+        print("report: %s; log: %s" % (report, log))
     return 1 if total["survived"] else 0
 
 

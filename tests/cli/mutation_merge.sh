@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# scripts/mutate.py --merge: the table from two reports (the later report's row for a mutant
+# wins) with a survivor explained as equivalent, against a hand-checked table
+# (tests/data/mutation/merge.expected: a.sv 1 killed, 1 invalid, 1 equivalent; b.sv 9:2
+# killed by the second report, 12:4 survived; 2 of the 3 others killed); exit 1 for the
+# unexplained survivor; bad input is an error with its line and exit 2.
+#   tests/cli/mutation_merge.sh PYTHON
+set -u
+py=${1:?usage: mutation_merge.sh PYTHON}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+data=$root/tests/data/mutation
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+cd "$data"
+"$py" "$root/scripts/mutate.py" --merge report_a.tsv report_b.tsv --equivalent equivalent.txt \
+  >"$tmp/out"
+rc=$?
+if [[ $rc != 1 ]]; then echo "FAIL: exit $rc, expected 1 (an unexplained survivor)"; status=1; fi
+if ! diff -u merge.expected "$tmp/out"; then echo "FAIL: the merged table differs"; status=1; fi
+printf 'a.sv:4 rel no column\n' >"$tmp/eq.txt"
+"$py" "$root/scripts/mutate.py" --merge report_a.tsv --equivalent "$tmp/eq.txt" >/dev/null 2>"$tmp/err"
+rc=$?
+if [[ $rc != 2 ]] || ! grep -q "eq.txt:1: expected 'FILE.sv:LINE:COL OP REASON'" "$tmp/err"; then
+  echo "FAIL: a bad equivalents line: exit $rc, $(cat "$tmp/err")"
+  status=1
+fi
+printf 'a.sv\t1\n' >"$tmp/bad.tsv"
+"$py" "$root/scripts/mutate.py" --merge "$tmp/bad.tsv" --equivalent equivalent.txt >/dev/null 2>"$tmp/err"
+rc=$?
+if [[ $rc != 2 ]] || ! grep -q "bad.tsv:1: not a mutation report row" "$tmp/err"; then
+  echo "FAIL: a bad report row: exit $rc, $(cat "$tmp/err")"
+  status=1
+fi
+exit $status
