@@ -3,7 +3,8 @@
 # wins) with a survivor explained as equivalent, against a hand-checked table
 # (tests/data/mutation/merge.expected: a.sv 1 killed, 1 invalid, 1 equivalent; b.sv 9:2
 # killed by the second report, 12:4 survived; 2 of the 3 others killed); exit 1 for the
-# unexplained survivor; bad input is an error with its line and exit 2.
+# unexplained survivor; bad input is an error with its line and exit 2; the recorded runs have
+# no unexplained survivor.
 #   tests/cli/mutation_merge.sh PYTHON
 set -u
 py=${1:?usage: mutation_merge.sh PYTHON}
@@ -30,6 +31,13 @@ printf 'a.sv\t1\n' >"$tmp/bad.tsv"
 rc=$?
 if [[ $rc != 2 ]] || ! grep -q "bad.tsv:1: not a mutation report row" "$tmp/err"; then
   echo "FAIL: a bad report row: exit $rc, $(cat "$tmp/err")"
+  status=1
+fi
+# The recorded runs (tests/data/mutation/runs/) with the checked-in equivalents: every survivor
+# is explained (exit 0), so a stale or removed explanation fails here.
+if ! "$py" "$root/scripts/mutate.py" --merge "$data"/runs/*.tsv >"$tmp/runs" 2>&1; then
+  echo "FAIL: the recorded mutation runs have unexplained survivors:"
+  grep '^survived' "$tmp/runs"
   status=1
 fi
 exit $status
