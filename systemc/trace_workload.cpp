@@ -134,7 +134,8 @@ class TraceWorkload : public Workload {
     for (const TraceDispatcher::KernelNote& k : dispatch_.kernels())
       out.push_back("kernel " + std::to_string(k.id) + ": " + std::to_string(k.ctas) +
                     (k.ctas == 1 ? " CTA of " : " CTAs of ") + std::to_string(k.warps_per_cta) +
-                    " warps, " + std::to_string(k.ctas_per_sm) + " per SM at once" +
+                    (k.warps_per_cta == 1 ? " warp, " : " warps, ") +
+                    std::to_string(k.ctas_per_sm) + " per SM at once" +
                     (k.segments > 1 ? ", dispatched in " + std::to_string(k.segments) +
                                           " segments (the dispatcher's buffer)"
                                     : std::string()));
