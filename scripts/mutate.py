@@ -167,11 +167,18 @@ def mutants_of(path):
     lines = text.split("\n")
     out = []
     case_depth = 0
+    macro_depth = 0  # open parentheses of a macro call (an assertion) that goes on
     for n, code in code_lines(text):
         stripped = code.strip()
         words = re.findall(r"\b(case|casez|casex|endcase)\b", code)
         opens = sum(1 for w in words if w != "endcase")
-        if (not stripped or stripped.startswith("`") or DECL.match(code) or "$" in code
+        if macro_depth > 0 or stripped.startswith("`"):
+            # A macro call's lines, its continuation lines included (`ASSERT_IF(Name, prop,
+            # <next line> enable)`): assertions and assumptions are checks, not design.
+            macro_depth = max(0, macro_depth + code.count("(") - code.count(")"))
+            case_depth += opens - words.count("endcase")
+            continue
+        if (not stripped or DECL.match(code) or "$" in code
                 or "ASSERT" in lines[n - 1] or "ASSUME" in lines[n - 1]):
             case_depth += opens - words.count("endcase")
             continue
@@ -315,6 +322,7 @@ def check(build, blocks, regress, timeout, log):
 
 
 def main():
+    global RTL
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--files", help="rtl files (names or paths), comma-separated")
     ap.add_argument("--list", action="store_true", help="print the mutants and stop")
@@ -349,9 +357,23 @@ def main():
             except (OSError, ValueError) as e:
                 print("mutate.py: error: %s" % e, file=sys.stderr)
                 return 2
-        return finish(list(rows.values()), equivalent, a.markdown, None, None)
+        kept, stale = [], 0
+        current = {}
+        for m in rows.values():
+            f = os.path.basename(m["file"])
+            if f not in current:  # the file's mutants as the tool makes them now (if it exists)
+                path = os.path.join(RTL, f)
+                current[f] = ({(x["line"], x["col"], x["op"], x["mutant"]) for x in mutants_of(path)}
+                              if os.path.exists(path) else None)
+            if current[f] is None or (m["line"], m["col"], m["op"], m["mutant"]) in current[f]:
+                kept.append(m)
+            else:
+                stale += 1
+        if stale:
+            print("mutate.py: %d rows left out: mutants the tool no longer makes (their line "
+                  "changed, or an assertion's)" % stale)
+        return finish(kept, equivalent, a.markdown, None, None)
 
-    global RTL
     if a.rtl_dir:
         if not a.list:
             print("mutate.py: error: --rtl-dir is for --list only", file=sys.stderr)

@@ -26,6 +26,7 @@ enum : unsigned {
 };
 enum : unsigned { kNone = 0, kOutOfWindow = 2 };
 enum : unsigned {
+  kSpaceLocal = 1,
   kSpaceSharedCta = 6,
   kSpaceSharedCluster = 7,
   kSpaceParamFunc = 3,
@@ -143,6 +144,19 @@ TEST_F(AddrResolve, MovedLocalWindowIsUsed) {
   configure(4, 0x1000);       // local size
   EXPECT_EQ(resolve(0x5000'0FFF, true, 0, 0, 0, 0).space, kLocal);
   EXPECT_EQ(resolve(0x5000'1000, true, 0, 0, 0, 0).space, kGlobal);  // one past the window
+}
+
+// A .local address is an offset in the thread's own local window: its last byte resolves, the
+// byte at the window's size faults (local size 0x1000 here). (Found by the mutation run:
+// `addr_i > local_size_q` let the byte just past the window through, and no test stored there.)
+TEST_F(AddrResolve, LocalAddressAtTheWindowSizeFaults) {
+  configure(4, 0x1000);  // local size
+  const Got last = resolve(0x0FFF, false, kSpaceLocal, 0, 1, 2);
+  EXPECT_EQ(last.fault, kNone);
+  EXPECT_EQ(last.space, kLocal);
+  EXPECT_EQ(last.thread, 1u * 32 + 2);
+  EXPECT_EQ(last.offset, 0x0FFFu);
+  EXPECT_EQ(resolve(0x1000, false, kSpaceLocal, 0, 1, 2).fault, kOutOfWindow);
 }
 
 TEST(AddrResolveCosim, SeedsOneToFour) { stu::tb::expect_cosim_clean("addr_resolve", 1, 4, 20000); }

@@ -18,5 +18,7 @@ module fixture #(
   end
   always_ff @(posedge clk_i) q_q <= (a_i <= d) ? d : a_i;
   `ASSERT(Never_A, q_q == 4'd15)
+  `ASSUME_IF(Legal_A, a_i != 4'd9 && (a_i < 4'd12 ||
+                      a_i == 4'd13), d == '0)  // a continuation line: not mutated either
   assign q_o = q_q;
 endmodule
