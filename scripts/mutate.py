@@ -432,7 +432,9 @@ def main():
             continue
         if os.path.exists(mutant_rtl):
             shutil.rmtree(mutant_rtl)
-        shutil.copytree(RTL, mutant_rtl)
+        # Plain copies, stamped now: copy2's old times would leave a model built from the last
+        # run's last mutant looking up to date, and the baseline would test that mutant.
+        shutil.copytree(RTL, mutant_rtl, copy_function=shutil.copy)
         if not configure(build, mutant_rtl, models, log):
             print("mutate.py: error: configuring %s failed (%s)" % (build, log), file=sys.stderr)
             return 2
