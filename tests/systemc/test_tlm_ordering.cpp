@@ -4,6 +4,8 @@
 // passes the golden-image check.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "stu/golden/address.h"
 #include "stu/golden/mbarrier.h"
 #include "stu/golden/tmem.h"
@@ -76,6 +78,12 @@ TEST_P(Ordering, RelaxedStrongStoresPipeline) {
 }
 
 // --- the SM's instruction issue (sm.issue_per_clk) ----------------------------------------
+// A 4-byte store of every lane, lane l at base + 4 l (the issue tests below).
+constexpr const char* kStB32 = "st.global.b32 [%rd1], %r1;";
+std::function<std::uint64_t(unsigned)> words_at(std::uint64_t base) {
+  return [base](unsigned l) { return base + 4 * l; };
+}
+
 // An op's instructions take its SM's issue slots before it goes. At 2 a cycle, SM 0's first
 // 100-instruction store issues no earlier than cycle 49 (slots 0..49), its second no earlier
 // than 99; SM 1's store, issued by its own slots, goes before SM 0's second.
@@ -84,11 +92,9 @@ TEST_P(Ordering, InstructionsTakeTheirSmsIssueSlotsFirst) {
   c.sm.issue_per_clk = 2;
   c.sm.warp_issue_per_clk = 8;  // the SM's rate decides here (next test: the warp's)
   Script s;
-  const auto line = [](std::uint64_t base) { return [base](unsigned l) { return base + 4 * l; }; };
-  const char* st = "st.global.b32 [%rd1], %r1;";
-  s.store(st, 0, 0, 0, ~0u, line(kBase)).instructions = 100;
-  s.store(st, 1, 0, 0, ~0u, line(kBase + 0x1000)).instructions = 100;
-  s.store(st, 0, 0, 1, ~0u, line(kBase + 0x2000)).instructions = 100;
+  s.store(kStB32, 0, 0, 0, ~0u, words_at(kBase)).instructions = 100;
+  s.store(kStB32, 1, 0, 0, ~0u, words_at(kBase + 0x1000)).instructions = 100;
+  s.store(kStB32, 0, 0, 1, ~0u, words_at(kBase + 0x2000)).instructions = 100;
   const Outcome o = run_script(s, c);
   STU_EXPECT_GOLDEN_OK(o);
   const Cycle sm0_first = one(o.log, Event::Issue, s.id_of(0));
@@ -111,11 +117,9 @@ TEST_P(Ordering, AWarpIssuesItsInstructionsOneACycle) {
   c.sm.issue_per_clk = 4;
   c.sm.warp_issue_per_clk = 1;
   Script s;
-  const auto line = [](std::uint64_t base) { return [base](unsigned l) { return base + 4 * l; }; };
-  const char* st = "st.global.b32 [%rd1], %r1;";
-  s.store(st, 0, 0, 0, ~0u, line(kBase)).instructions = 40;           // A
-  s.store(st, 0, 0, 1, ~0u, line(kBase + 0x1000)).instructions = 40;  // C
-  s.store(st, 0, 0, 0, ~0u, line(kBase + 0x2000)).instructions = 40;  // B
+  s.store(kStB32, 0, 0, 0, ~0u, words_at(kBase)).instructions = 40;           // A
+  s.store(kStB32, 0, 0, 1, ~0u, words_at(kBase + 0x1000)).instructions = 40;  // C
+  s.store(kStB32, 0, 0, 0, ~0u, words_at(kBase + 0x2000)).instructions = 40;  // B
   const Outcome o = run_script(s, c);
   STU_EXPECT_GOLDEN_OK(o);
   const Cycle a = one(o.log, Event::Issue, s.id_of(0));
