@@ -42,7 +42,7 @@ std::uint32_t ctas_per_sm(const SmLimits& lim, std::uint32_t threads, std::uint3
 
 // A record as dispatched: the trace's record, where it runs, and its index in the trace.
 struct Dispatched {
-  workload::StoreRecord rec;
+  workload::StoreRecord rec;  // every field the models use; pc and opcode are not kept
   std::uint32_t sm = 0;
   std::uint16_t slot = 0;   // the warp's slot among its SM's warps (CTA slot x warps + warp)
   std::uint64_t index = 0;  // the record's position in the trace (0-based, file order)
