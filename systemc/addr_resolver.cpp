@@ -10,7 +10,7 @@ AddrResolver::AddrResolver(const sc_core::sc_module_name& name, SimContext& ctx)
 }
 
 int AddrResolver::route(const tlm::tlm_generic_payload& tr) const {
-  const StoreExtension& x = *LinePayload::of(const_cast<tlm::tlm_generic_payload&>(tr)).ext;
+  const StoreExtension& x = store_ext(tr);
   const int sms = int(ctx_.cfg.gpu.sms);
   if (x.mbar_op != StoreExtension::MbarOp::None) return sms;
   switch (x.dest.space) {

@@ -2,6 +2,7 @@
 // it (L1 action, write buffer, L2 action), one level at a time.
 #include <stdexcept>
 
+#include "cache_hints.h"
 #include "cores.h"
 #include "timing.h"
 
@@ -25,12 +26,13 @@ class GoldenL1 final : public L1Core {
   bool can_pop() const override { return true; }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l1_.lookup(addr); }
   unsigned wb_entries() const override { return wb_.size(); }
-  void prefetch(std::uint64_t addr) const override { l1_.prefetch(addr); }
+  void prefetch(std::uint64_t addr) const override { hints_.prefetch(addr); }
   const golden::WriteBuffer* write_buffer() const override { return &wb_; }
   const golden::SectoredCache* cache_array() const override { return &l1_; }
 
  private:
   golden::SectoredCache l1_;
+  CacheHints hints_{l1_.layout()};  // (after l1_)
   golden::WriteBuffer wb_;
 };
 
@@ -48,17 +50,18 @@ class GoldenL2 final : public L2Core {
   }
   void flush(std::vector<golden::CacheLineOut>& out) override { l2_.flush(out); }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l2_.lookup(addr); }
-  void prefetch(std::uint64_t addr) const override { l2_.prefetch(addr); }
+  void prefetch(std::uint64_t addr) const override { hints_.prefetch(addr); }
   const golden::SectoredCache* cache_array() const override { return &l2_; }
 
  private:
   golden::SectoredCache l2_;
+  CacheHints hints_{l2_.layout()};  // (after l2_)
 };
 
 golden::SectoredCache cache_or_throw(const golden::CacheGeometry& g, golden::CacheData data,
-                                     golden::HostArena* arena) {
+                                     std::pmr::memory_resource* memory) {
   std::string err;
-  auto c = golden::SectoredCache::create(g, &err, data, arena);
+  auto c = golden::SectoredCache::create(g, &err, data, memory);
   if (!c) throw std::invalid_argument(err);  // validate() checked the geometry already
   return std::move(*c);
 }
@@ -66,14 +69,15 @@ golden::SectoredCache cache_or_throw(const golden::CacheGeometry& g, golden::Cac
 }  // namespace
 
 std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb_entries,
-                                     golden::HostArena* arena) {
+                                     std::pmr::memory_resource* memory) {
   // The L1 is write-through (l1_store_line writes with WriteMode::Through and invalidates
   // without taking the line out), so its lines are never dirty and their bytes are never
   // read: it keeps no data.
-  return std::make_unique<GoldenL1>(cache_or_throw(g, golden::CacheData::Drop, arena), wb_entries);
+  return std::make_unique<GoldenL1>(cache_or_throw(g, golden::CacheData::Drop, memory), wb_entries);
 }
-std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g, golden::HostArena* arena) {
-  return std::make_unique<GoldenL2>(cache_or_throw(g, golden::CacheData::Keep, arena));
+std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g,
+                                     std::pmr::memory_resource* memory) {
+  return std::make_unique<GoldenL2>(cache_or_throw(g, golden::CacheData::Keep, memory));
 }
 
 }  // namespace stu::sim

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,8 @@ class L1Core {
   // model reads which entry leaves next, to hint its L2 set. Null for an RTL core.
   virtual const golden::WriteBuffer* write_buffer() const { return nullptr; }
   // The core's cache array, when it has one in host memory (the C++ core): the model keeps its
-  // HostView to hint the sets of the lines that come next. Null for an RTL core.
+  // layout (engine/cache_hints.h) to hint the sets of the lines that come next. Null for an RTL
+  // core.
   virtual const golden::SectoredCache* cache_array() const { return nullptr; }
   // A failure of the RTL (an assertion, a hang); empty when none.
   virtual std::string take_error() { return {}; }
@@ -96,11 +98,11 @@ class Coalescer {
   virtual std::string take_error() { return {}; }
 };
 
-// The C++ cores (the golden cache piece). `arena`: where their arrays are taken from (it must
-// outlive the core); null: the heap.
+// The C++ cores (the golden cache piece). `memory`: where their arrays are taken from (it must
+// outlive the core; the model passes its engine's HostArena); null: the default resource.
 std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb_entries,
-                                     golden::HostArena* arena = nullptr);
+                                     std::pmr::memory_resource* memory = nullptr);
 std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g,
-                                     golden::HostArena* arena = nullptr);
+                                     std::pmr::memory_resource* memory = nullptr);
 
 }  // namespace stu::sim

@@ -22,8 +22,9 @@ void Dram::preload(const golden::SparseMemory& m) {
 }
 
 Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
-  LinePayload& p = LinePayload::of(tr);
-  const golden::LineByteMask m = p.mask();
+  const StoreExtension& x = store_ext(tr);
+  const golden::LineByteMask m = x.bytes;
+  const std::uint8_t* data = tr.get_data_ptr();
   const std::uint64_t line = tr.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
   // Bursts: every burst-sized chunk with an enabled byte moves whole. A chunk enabled only in
   // part is read first where DRAM writes whole bursts (dram.partial_writes): a read, then the
@@ -43,13 +44,13 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   const Cycle t1 = std::max(bw_.book(t, bytes + read_bytes), accesses_.book(t, reads ? 2.0 : 1.0));
   const Cycle t2 = banks_[bank_of(line)].book(t1, bytes + read_bytes);
   occupied_until_ = t2;
-  mem_.write_line(line, m, p.data.data());
+  mem_.write_line(line, m, data);
   if (keep_log_) {
     golden::DramWrite d;
     d.line = line;
     d.bytes = m;
-    for (unsigned i = 0; i < golden::kLineBytes; ++i) d.data[i] = m.test(i) ? p.data[i] : 0;
-    d.cause = p.ext->dram_cause;
+    for (unsigned i = 0; i < golden::kLineBytes; ++i) d.data[i] = m.test(i) ? data[i] : 0;
+    d.cause = x.dram_cause;
     log_.push_back(d);
   }
   if (keep_log_) {  // a .sts test compares the bytes DRAM received
@@ -64,7 +65,7 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     ctx_.stats.add(Metric::DramSectorsRead, read_bytes / golden::kSectorBytes);
   }
   const Cycle done = t2 + latency_;
-  ctx_.record(Event::DramWrite, p.ext->instr_id, p.ext->warp, line, t2);
+  ctx_.record(Event::DramWrite, x.instr_id, x.warp, line, t2);
   return done;
 }
 

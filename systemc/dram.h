@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "host_prefetch.h"
 #include "sim_context.h"
 #include "stage.h"
 

@@ -33,9 +33,10 @@ bool L1::scoped(const StoreExtension& x) {
 void L1::will_serve(const tlm::tlm_generic_payload& tr) const { core_->prefetch(tr.get_address()); }
 
 Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
-  LinePayload& p = LinePayload::of(tr);
-  StoreExtension& x = *p.ext;
-  const golden::LineByteMask m = p.mask();
+  StoreExtension& x = store_ext(tr);
+  const golden::LineByteMask m = x.bytes;
+  const std::uint8_t* data = tr.get_data_ptr();
+  const std::uint8_t* be = tr.get_byte_enable_ptr();
   const unsigned sectors = m.sector_count();
   const Cycle t1 = data_.book(tags_.book(t, 1.0), double(sectors) * golden::kSectorBytes);
   const Cycle done = t1 + ctx_.cfg.l1.hit_latency;
@@ -44,12 +45,11 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   if (x.dest.space != golden::MemSpace::Global) {  // local, .param::func: stay in the SM
     ctx_.stats.add(Metric::L1LocalSectors, sectors);
     for (unsigned i = 0; i < golden::kLineBytes; ++i)
-      if (p.be[i] == TLM_BYTE_ENABLED)
-        ctx_.image.write(x.dest, tr.get_address() + i, &p.data[i], 1);
+      if (be[i] == TLM_BYTE_ENABLED) ctx_.image.write(x.dest, tr.get_address() + i, &data[i], 1);
     return done;
   }
   if (ctx_.global_image == GlobalImage::Written) {
-    ctx_.image.global().write_line(tr.get_address(), m, p.data.data());
+    ctx_.image.global().write_line(tr.get_address(), m, data);
     golden::LineByteMask& taken = ctx_.global_taken[tr.get_address()];
     taken = golden::LineByteMask{taken.lo | m.lo, taken.hi | m.hi};
   }
@@ -58,7 +58,7 @@ Cycle L1::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   req.line = tr.get_address();
   req.bytes = m;
   req.sector_mask = m.sectors();
-  std::memcpy(req.data.data(), p.data.data(), golden::kLineBytes);
+  std::memcpy(req.data.data(), data, golden::kLineBytes);
   leaving_.clear();
   const L1Result r = core_->store(req, x.cache, x.order, x.release_point, leaving_);
   ctx_.stats.add(Metric::L1GlobalSectors, sectors);
@@ -117,10 +117,10 @@ Cycle L1::eager_lt(Cycle t, bool all, const StoreExtension& from) {
 Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtension& from) {
   Cycle last = t;
   for (const golden::WbEntry& e : leaving) {
-    LinePayload& d = ctx_.pool.acquire();
-    d.set_line(e.line, e.bytes, e.data.data());
-    StoreExtension& x = *d.ext;
+    tlm::tlm_generic_payload& d = ctx_.pool.acquire();
+    StoreExtension& x = store_ext(d);
     x = StoreExtension{};
+    set_line(d, e.line, e.bytes, e.data.data());
     x.sm = sm_;
     x.dest = golden::Dest{};
     x.l2 = e.l2;
@@ -131,9 +131,10 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
     x.instr_id = 0;  // an entry may hold several stores, and leaves after later ones
     (void)from;
     x.warp = from.warp;
-    d.tag = 0;
+    RouteExtension& route = route_of(d);
+    route.tag = 0;
     if (!e.mergeable && mode_ == SimMode::At && !strong_.empty()) {
-      d.tag = reinterpret_cast<std::uint64_t>(strong_.front());
+      route.tag = reinterpret_cast<std::uint64_t>(strong_.front());
       strong_.pop_front();
     }
     ctx_.stats.add(Metric::WbEntriesOut);
@@ -152,13 +153,13 @@ Cycle L1::send(std::vector<golden::WbEntry>& leaving, Cycle t, const StoreExtens
       port_free_ = at + (sectors * golden::kSectorBytes + ctx_.cfg.xbar.bytes_per_clk - 1) /
                             ctx_.cfg.xbar.bytes_per_clk;
       last_depart_ = std::max(last_depart_, at);
-      const Cycle c = to_xbar.lt(d.gp, at);
+      const Cycle c = to_xbar.lt(d, at);
       // Taken by the slice: the acknowledgement less the slice's time and the way back.
       const Cycle back = ctx_.cfg.l2.hit_latency - ctx_.cfg.l1.hit_latency - ctx_.cfg.xbar.latency;
       taken_.push_back(std::max(at, c > back ? c - back : 0));
       last_out_ack_ = std::max(last_out_ack_, c);
       last = std::max(last, c);
-      ctx_.pool.release(d);
+      d.release();
     } else {
       out_.push_back(&d);
     }
@@ -185,21 +186,22 @@ void L1::pump_loop() {
       send(leaving_, tb_.now(), none);
       continue;
     }
-    LinePayload* d = out_.front();
-    if (d->ext->release_point && in_flight_ > 0) return;  // a release: after the earlier ones
+    tlm::tlm_generic_payload* d = out_.front();
+    const StoreExtension& x = store_ext(*d);
+    if (x.release_point && in_flight_ > 0) return;  // a release: after the earlier ones
     out_.pop_front();
-    if (ctx_.hints && !out_.empty()) prefetch(&out_.front()->gp);  // the next to leave
+    if (ctx_.hints && !out_.empty()) prefetch(out_.front());  // the next to leave
     ++in_flight_;
-    ctx_.record(Event::WbOut, d->ext->instr_id, d->ext->warp, d->gp.get_address(), tb_.now());
-    to_xbar.at(d->gp);
+    ctx_.record(Event::WbOut, x.instr_id, x.warp, d->get_address(), tb_.now());
+    to_xbar.at(*d);
   }
 }
 
 void L1::ack(tlm::tlm_generic_payload& tr, Cycle c) {
-  LinePayload& d = LinePayload::of(tr);
   const Cycle back = std::max(c, tb_.now()) + ctx_.cfg.l1.hit_latency;  // through the L1 again
-  if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), back);
-  ctx_.pool.release(d);
+  if (const std::uint64_t waiting = route_of(tr).tag)
+    respond(*reinterpret_cast<tlm::tlm_generic_payload*>(waiting), back);
+  tr.release();
   --in_flight_;
   if (in_flight_ + out_.size() == 0) {
     for (tlm::tlm_generic_payload* r : releases_) respond(*r, back);

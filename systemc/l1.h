@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cores.h"
+#include "host_prefetch.h"
 #include "sim_context.h"
 #include "stage.h"
 
@@ -76,7 +77,7 @@ class L1 : public Stage {
   std::deque<tlm::tlm_generic_payload*> strong_;  // AT: per non-mergeable entry, its store
                                                   // when it waits for the L2 (else null)
   std::vector<golden::WbEntry> leaving_;
-  std::deque<LinePayload*> out_;                    // AT: entries waiting to leave
+  std::deque<tlm::tlm_generic_payload*> out_;       // AT: entries waiting to leave
   unsigned in_flight_ = 0;                          // AT: entries sent, not yet acknowledged
   bool pumping_ = false;                            // AT: inside pump()
   std::deque<tlm::tlm_generic_payload*> releases_;  // AT: releases waiting for the drain

@@ -6,13 +6,13 @@
 namespace stu::sim {
 
 namespace {
-golden::WbEntry entry_of(const LinePayload& p) {
+golden::WbEntry entry_of(const tlm::tlm_generic_payload& tr, const StoreExtension& x) {
   golden::WbEntry e;
-  e.line = p.gp.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
-  e.bytes = p.mask();
-  std::memcpy(e.data.data(), p.data.data(), golden::kLineBytes);
-  e.l2 = p.ext->l2;
-  e.mergeable = p.ext->mergeable;
+  e.line = tr.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
+  e.bytes = x.bytes;
+  std::memcpy(e.data.data(), tr.get_data_ptr(), golden::kLineBytes);
+  e.l2 = x.l2;
+  e.mergeable = x.mergeable;
   return e;
 }
 }  // namespace
@@ -41,14 +41,13 @@ void L2Slice::will_serve(const tlm::tlm_generic_payload& tr) const {
 }
 
 Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
-  LinePayload& p = LinePayload::of(tr);
-  golden::WbEntry e = entry_of(p);
+  const StoreExtension& x = store_ext(tr);
+  golden::WbEntry e = entry_of(tr, x);
   const std::uint64_t line = e.line;
   e.line = local(line);
   const unsigned sectors = e.bytes.sector_count();
   // A write from an SM of another partition passed its own partition first: twice the work.
-  const std::uint32_t sm_partition =
-      p.ext->sm * ctx_.cfg.l2.partitions / std::max(ctx_.cfg.gpu.sms, 1u);
+  const std::uint32_t sm_partition = x.sm * ctx_.cfg.l2.partitions / std::max(ctx_.cfg.gpu.sms, 1u);
   const double passes = sm_partition == partition_ ? 1.0 : 2.0;
   const Cycle t1 = port_.book(t, passes * sectors * golden::kSectorBytes);
   occupied_until_ = t1;
@@ -57,7 +56,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   s.add(Metric::L2Requests, passes);
   s.add(Metric::L2Sectors, passes * sectors);
   s.add(r.hit ? Metric::L2SectorHits : Metric::L2SectorMisses, sectors);
-  ctx_.record(Event::L2Write, p.ext->instr_id, p.ext->warp, line, t1);
+  ctx_.record(Event::L2Write, x.instr_id, x.warp, line, t1);
   Cycle done = t1 + latency_;
   const Cycle beyond = ctx_.cfg.dram.latency - ctx_.cfg.l2.hit_latency;
   if (r.evicted) {
@@ -87,14 +86,15 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
 
 Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes,
                             Cycle t, tlm::tlm_generic_payload* waiting, golden::DramCause cause) {
-  LinePayload& d = ctx_.pool.acquire();
-  d.set_line(l.line, bytes, l.data.data());
-  *d.ext = StoreExtension{};
-  d.ext->dram_cause = cause;
-  d.tag = reinterpret_cast<std::uint64_t>(waiting);
+  tlm::tlm_generic_payload& d = ctx_.pool.acquire();
+  StoreExtension& x = store_ext(d);
+  x = StoreExtension{};
+  x.dram_cause = cause;
+  set_line(d, l.line, bytes, l.data.data());
+  route_of(d).tag = reinterpret_cast<std::uint64_t>(waiting);
   if (mode_ == SimMode::Lt) {
-    const Cycle c = to_dram.lt(d.gp, t);
-    ctx_.pool.release(d);
+    const Cycle c = to_dram.lt(d, t);
+    d.release();
     return c;
   }
   ++dram_outstanding_;
@@ -106,10 +106,10 @@ Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByt
 }
 
 void L2Slice::dram_ack(tlm::tlm_generic_payload& tr, Cycle c) {
-  LinePayload& d = LinePayload::of(tr);
   --dram_outstanding_;
-  if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), c);
-  ctx_.pool.release(d);
+  if (const std::uint64_t waiting = route_of(tr).tag)
+    respond(*reinterpret_cast<tlm::tlm_generic_payload*>(waiting), c);
+  tr.release();
   while (!stalled_.empty() && to_dram.queued() + to_send_ <= kDramQueue) {
     respond(*stalled_.front(), tb_.now() + latency_);
     stalled_.pop_front();
@@ -118,11 +118,11 @@ void L2Slice::dram_ack(tlm::tlm_generic_payload& tr, Cycle c) {
 
 void L2Slice::DramSend::due(void* item, std::uint32_t) {
   --slice.to_send_;
-  slice.to_dram.at(static_cast<LinePayload*>(item)->gp);
+  slice.to_dram.at(*static_cast<tlm::tlm_generic_payload*>(item));
 }
 
 void L2Slice::DramSend::will_run(const void* item, std::uint32_t) const {
-  prefetch(&static_cast<const LinePayload*>(item)->gp);
+  prefetch(static_cast<const tlm::tlm_generic_payload*>(item));
 }
 
 Cycle L2Slice::flush(Cycle t) {

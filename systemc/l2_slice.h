@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "cache_hints.h"
 #include "cores.h"
+#include "host_prefetch.h"
 #include "sim_context.h"
 #include "stage.h"
 
@@ -43,12 +45,12 @@ class SliceLocal {
 struct L2Hints {
   const SimConfig& cfg;
   SliceLocal local;
-  std::vector<golden::SectoredCache::HostView> slices;  // base null: an RTL core
+  std::vector<CacheHints> slices;  // empty hints: an RTL core
   explicit L2Hints(const SimConfig& c) : cfg(c), local(c) {}
   // The line's slice, or -1 when that slice gives no hints.
   int slice(std::uint64_t line) const {
     const std::uint32_t s = l2_slice_of(cfg.l2, line);
-    return slices[s].base ? int(s) : -1;
+    return slices[s] ? int(s) : -1;
   }
   void probe(int slice, std::uint64_t line) const { slices[slice].prefetch(local(line)); }
   void meta(int slice, std::uint64_t line) const { slices[slice].prefetch_meta(local(line)); }

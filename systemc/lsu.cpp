@@ -82,12 +82,13 @@ void Lsu::main() {
   ended_ = true;
 }
 
-void Lsu::build(const PlannedOp& op, std::vector<LinePayload*>& txns, StoreClass& cls) {
+void Lsu::build(const PlannedOp& op, std::vector<tlm::tlm_generic_payload*>& txns,
+                StoreClass& cls) {
   txns.clear();
   const std::uint64_t instr = next_instr_++;
-  auto fresh = [&]() -> LinePayload& {
-    LinePayload& p = ctx_.pool.acquire();
-    StoreExtension& x = *p.ext;
+  auto fresh = [&]() -> tlm::tlm_generic_payload& {
+    tlm::tlm_generic_payload& p = ctx_.pool.acquire();
+    StoreExtension& x = store_ext(p);
     x = StoreExtension{};
     x.cta = op.ctx.cta;
     x.warp = op.ctx.warp;
@@ -98,14 +99,15 @@ void Lsu::build(const PlannedOp& op, std::vector<LinePayload*>& txns, StoreClass
   };
   if (op.kind == OpKind::MbarArrive) {
     cls = StoreClass::Shared;
-    LinePayload& p = fresh();
-    p.gp.set_address(op.mbar_offset);
-    p.gp.set_data_length(0);
-    p.gp.set_byte_enable_length(0);
-    p.ext->dest = golden::Dest{MemSpace::Shared, std::uint16_t(op.ctx.cta), 0};
-    p.ext->mbar_op = StoreExtension::MbarOp::Arrive;
-    p.ext->mbar_offset = op.mbar_offset;
-    p.ext->mbar_bytes = op.tx_bytes;
+    tlm::tlm_generic_payload& p = fresh();
+    p.set_address(op.mbar_offset);
+    p.set_data_length(0);
+    p.set_byte_enable_length(0);
+    StoreExtension& x = store_ext(p);
+    x.dest = golden::Dest{MemSpace::Shared, std::uint16_t(op.ctx.cta), 0};
+    x.mbar_op = StoreExtension::MbarOp::Arrive;
+    x.mbar_offset = op.mbar_offset;
+    x.mbar_bytes = op.tx_bytes;
     return;
   }
   const golden::StoreResult& r = *op.res;
@@ -120,9 +122,9 @@ void Lsu::build(const PlannedOp& op, std::vector<LinePayload*>& txns, StoreClass
   }
   for (std::size_t i = 0; i < r.lines.size(); ++i) {
     const golden::LineRequest& l = r.lines[i];
-    LinePayload& p = fresh();
-    p.set_line(l.line, l.bytes, l.data.data());
-    StoreExtension& x = *p.ext;
+    tlm::tlm_generic_payload& p = fresh();
+    set_line(p, l.line, l.bytes, l.data.data());
+    StoreExtension& x = store_ext(p);
     x.order = r.order;
     x.cache = r.cache;
     x.lane_mask = l.lane_mask;
@@ -144,7 +146,7 @@ void Lsu::build(const PlannedOp& op, std::vector<LinePayload*>& txns, StoreClass
     }
   }
   for (const golden::TmemWrite& w : r.tmem) {
-    LinePayload& p = fresh();
+    tlm::tlm_generic_payload& p = fresh();
     golden::LineByteMask m;
     std::array<std::uint8_t, golden::kLineBytes> bytes{};
     for (unsigned c = 0; c < 32; ++c) {
@@ -154,9 +156,10 @@ void Lsu::build(const PlannedOp& op, std::vector<LinePayload*>& txns, StoreClass
         bytes[4 * c + b] = std::uint8_t(w.data[c] >> (8 * b));
       }
     }
-    p.set_line((std::uint64_t(w.lane) << 16) | w.col, m, bytes.data());
-    p.ext->dest = golden::Dest{MemSpace::Tmem, w.cta, 0};
-    p.ext->store_class = StoreClass::Tmem;
+    set_line(p, (std::uint64_t(w.lane) << 16) | w.col, m, bytes.data());
+    StoreExtension& x = store_ext(p);
+    x.dest = golden::Dest{MemSpace::Tmem, w.cta, 0};
+    x.store_class = StoreClass::Tmem;
   }
 }
 
@@ -279,14 +282,15 @@ void Lsu::issue_lt(const PlannedOp& op) {
   StoreClass cls = StoreClass::Global;
   build(op, txns_, cls);
   count_instruction(st, cls, op);
-  const std::uint64_t instr = txns_.empty() ? 0 : txns_.front()->ext->instr_id;
+  const std::uint64_t instr = txns_.empty() ? 0 : store_ext(*txns_.front()).instr_id;
   ctx_.record(Event::Issue, instr, op.ctx.warp, 0, t);
   Cycle ack = t;
-  for (LinePayload* p : txns_) {
-    p->ext->issue_cycle = t;
-    ack = std::max(ack, out.lt(p->gp, t));
-    w.visible = std::max<Cycle>(w.visible, p->ext->visible_cycle);
-    ctx_.pool.release(*p);
+  for (tlm::tlm_generic_payload* p : txns_) {
+    StoreExtension& x = store_ext(*p);
+    x.issue_cycle = t;
+    ack = std::max(ack, out.lt(*p, t));
+    w.visible = std::max<Cycle>(w.visible, x.visible_cycle);
+    p->release();
   }
   if (op.res && op.res->order.mmio)  // acknowledged after its last lane went
     ack = std::max(ack, s.mmio_free);
@@ -441,7 +445,7 @@ void Lsu::issue_at(const PlannedOp& op) {
   slot.sm = &s;
   slot.tmem = op.tcgen05;
   slot.counted = op.kind == OpKind::Store;
-  slot.instr = txns_.empty() ? 0 : txns_.front()->ext->instr_id;
+  slot.instr = txns_.empty() ? 0 : store_ext(*txns_.front()).instr_id;
   ctx_.record(Event::Issue, slot.instr, op.ctx.warp, 0, t);
   s.cursor = t;
   if (txns_.empty()) {  // wrote nothing (every lane faulted or inactive): no latency to count
@@ -455,17 +459,16 @@ void Lsu::issue_at(const PlannedOp& op) {
     ++s.outstanding;
     ++w.outstanding;
   }
-  for (LinePayload* p : txns_) {
-    p->ext->issue_cycle = t;
-    p->tag = si;
-    out.at(p->gp);
+  for (tlm::tlm_generic_payload* p : txns_) {
+    store_ext(*p).issue_cycle = t;
+    route_of(*p).tag = si;
+    out.at(*p);
   }
 }
 
 void Lsu::ack_at(tlm::tlm_generic_payload& tr, Cycle c) {
-  LinePayload& p = LinePayload::of(tr);
-  Slot& slot = slots_[p.tag];
-  ctx_.pool.release(p);
+  Slot& slot = slots_[route_of(tr).tag];
+  tr.release();
   if (--slot.remaining) return;
   if (slot.counted) ctx_.stats.lat(slot.cls).add(c - slot.issued);
   ctx_.record(Event::Ack, slot.instr, 0, 0, c);

@@ -134,7 +134,7 @@ class Lsu : public sc_core::sc_module {
   void issue_at(const PlannedOp& op);
   WarpState& warp(const PlannedOp& op);
   // The transactions of a store (or an arrive), in order.
-  void build(const PlannedOp& op, std::vector<LinePayload*>& out, StoreClass& cls);
+  void build(const PlannedOp& op, std::vector<tlm::tlm_generic_payload*>& out, StoreClass& cls);
   void ack_at(tlm::tlm_generic_payload& tr, Cycle c);
   // LT: when a fence of `scope` by warp `w` on SM `s` that may start at `t` ends.
   Cycle fence_lt(SmState& s, const WarpState& w, isa::Scope scope, Cycle t);
@@ -157,7 +157,7 @@ class Lsu : public sc_core::sc_module {
   std::vector<WarpState> warps_;
   std::vector<Slot> slots_;
   std::vector<std::size_t> free_slots_;
-  std::vector<LinePayload*> txns_;
+  std::vector<tlm::tlm_generic_payload*> txns_;
   tlm_utils::tlm_quantumkeeper qk_;
   sc_core::sc_event more_, acked_;
   bool waiting_for_feed_ = false, finished_ = false, ended_ = false;

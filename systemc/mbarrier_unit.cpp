@@ -16,7 +16,7 @@ Cycle MBarrierUnit::phase_done(std::uint32_t cta, std::uint64_t offset,
 }
 
 Cycle MBarrierUnit::serve(tlm::tlm_generic_payload& tr, Cycle t) {
-  const StoreExtension& x = *LinePayload::of(tr).ext;
+  const StoreExtension& x = store_ext(tr);
   const Cycle done = t + ctx_.cfg.mbarrier.latency;
   const std::uint32_t cta = x.dest.cta;
   const std::uint64_t off = x.mbar_offset;

@@ -21,7 +21,7 @@ void SharedMem::release_due() {
   std::size_t keep = 0;
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     if (pending_[i].first <= now) {
-      to_mbar.at(pending_[i].second->gp);
+      to_mbar.at(*pending_[i].second);
     } else {
       next = std::min(next, pending_[i].first);
       pending_[keep++] = pending_[i];
@@ -32,8 +32,7 @@ void SharedMem::release_due() {
 }
 
 Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
-  LinePayload& p = LinePayload::of(tr);
-  StoreExtension& x = *p.ext;
+  StoreExtension& x = store_ext(tr);
   if (x.mbar_op == StoreExtension::MbarOp::Arrive) {
     const Cycle c = to_barrier(x, x.mbar_bytes, StoreExtension::MbarOp::Arrive, t, &tr);
     return mode_ == SimMode::At ? kLater : c;
@@ -43,7 +42,7 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     errors_.push_back("shared store to CTA " + std::to_string(cta) + " outside the cluster");
     return t;
   }
-  const golden::LineByteMask m = p.mask();
+  const golden::LineByteMask m = x.bytes;
   Cycle t1;
   if (cta != x.cta) {  // DSMEM: through the cluster network
     t1 = dsmem_.book(t, double(m.count())) + ctx_.cfg.dsmem.latency;
@@ -82,7 +81,7 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   occupied_until_ = t1;
   t1 += ctx_.cfg.shared.latency;
   golden::CtaState& c = ctx_.image.cta(cta);
-  if (!write_enabled(c.shared.data(), c.shared.size(), tr.get_address(), p)) {
+  if (!write_enabled(c.shared.data(), c.shared.size(), tr.get_address(), tr)) {
     errors_.push_back("shared store beyond CTA " + std::to_string(cta) + "'s shared memory");
   }
   ctx_.record(Event::SharedWrite, x.instr_id, x.warp, tr.get_address(), t1);
@@ -95,17 +94,19 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
 
 Cycle SharedMem::to_barrier(const StoreExtension& x, std::uint32_t bytes, StoreExtension::MbarOp op,
                             Cycle t, tlm::tlm_generic_payload* waiting) {
-  LinePayload& d = ctx_.pool.acquire();
-  d.gp.set_address(x.mbar_offset);
-  d.gp.set_data_length(0);
-  d.gp.set_byte_enable_length(0);
-  *d.ext = x;
-  d.ext->mbar_op = op;
-  d.ext->mbar_bytes = bytes;
-  d.tag = reinterpret_cast<std::uint64_t>(waiting);
+  tlm::tlm_generic_payload& d = ctx_.pool.acquire();
+  d.set_address(x.mbar_offset);
+  d.set_data_length(0);
+  d.set_byte_enable_length(0);
+  StoreExtension& dx = store_ext(d);
+  dx = x;
+  dx.bytes = golden::LineByteMask{};
+  dx.mbar_op = op;
+  dx.mbar_bytes = bytes;
+  route_of(d).tag = reinterpret_cast<std::uint64_t>(waiting);
   if (mode_ == SimMode::Lt) {
-    const Cycle c = to_mbar.lt(d.gp, t);
-    ctx_.pool.release(d);
+    const Cycle c = to_mbar.lt(d, t);
+    d.release();
     return c;
   }
   ++mbar_outstanding_;
@@ -116,16 +117,16 @@ Cycle SharedMem::to_barrier(const StoreExtension& x, std::uint32_t bytes, StoreE
     pending_.push_back({t, &d});
     timer_.notify(ctx_.tb.time(t - now));
   } else {
-    to_mbar.at(d.gp);
+    to_mbar.at(d);
   }
   return t;
 }
 
 void SharedMem::mbar_ack(tlm::tlm_generic_payload& tr, Cycle c) {
-  LinePayload& d = LinePayload::of(tr);
   --mbar_outstanding_;
-  if (d.tag) respond(*reinterpret_cast<tlm::tlm_generic_payload*>(d.tag), c);
-  ctx_.pool.release(d);
+  if (const std::uint64_t waiting = route_of(tr).tag)
+    respond(*reinterpret_cast<tlm::tlm_generic_payload*>(waiting), c);
+  tr.release();
 }
 
 }  // namespace stu::sim

@@ -47,7 +47,7 @@ class SharedMem : public Stage {
   Calendar dsmem_;
   std::vector<std::string> errors_;
   unsigned mbar_outstanding_ = 0;
-  std::vector<std::pair<Cycle, LinePayload*>> pending_;
+  std::vector<std::pair<Cycle, tlm::tlm_generic_payload*>> pending_;
   sc_core::sc_event timer_;
 };
 

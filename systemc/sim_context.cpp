@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace stu::sim {
 
@@ -33,10 +34,15 @@ const char* event_name(Event e) {
   return "?";
 }
 
+void throw_no_store_extension() {
+  throw std::logic_error("stu tlm: a payload without a StoreExtension reached a store module");
+}
+
 bool write_enabled(std::uint8_t* base, std::uint64_t size, std::uint64_t offset,
-                   const LinePayload& p) {
+                   const tlm::tlm_generic_payload& p) {
   // By runs of enabled bytes (the mask, equal to the byte enables), not byte by byte.
-  const golden::LineByteMask m = p.mask();
+  const golden::LineByteMask m = store_ext(p).bytes;
+  const std::uint8_t* data = p.get_data_ptr();
   for (unsigned half = 0; half < 2; ++half) {
     std::uint64_t w = half ? m.hi : m.lo;
     while (w) {
@@ -45,10 +51,10 @@ bool write_enabled(std::uint8_t* base, std::uint64_t size, std::uint64_t offset,
       const unsigned len = above ? unsigned(__builtin_ctzll(above)) : 64 - from;
       const unsigned i = 64 * half + from;
       if (offset + i + len > size) {  // the bytes inside, then the failure
-        for (unsigned j = i; j < i + len && offset + j < size; ++j) base[offset + j] = p.data[j];
+        for (unsigned j = i; j < i + len && offset + j < size; ++j) base[offset + j] = data[j];
         return false;
       }
-      std::memcpy(base + offset + i, p.data.data() + i, len);
+      std::memcpy(base + offset + i, data + i, len);
       w = from + len >= 64 ? 0 : w & (~std::uint64_t(0) << (from + len));
     }
   }

@@ -78,6 +78,6 @@ std::size_t calendar_window_bins(const SimConfig& c);
 // Writes the enabled bytes of a line payload at `offset` of a flat array of `size` bytes
 // (shared memory); false when any enabled byte lies outside.
 bool write_enabled(std::uint8_t* base, std::uint64_t size, std::uint64_t offset,
-                   const LinePayload& p);
+                   const tlm::tlm_generic_payload& p);
 
 }  // namespace stu::sim

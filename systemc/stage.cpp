@@ -54,7 +54,7 @@ void Stage::b_transport(int, tlm::tlm_generic_payload& tr, sc_time& delay) {
 tlm::tlm_sync_enum Stage::nb_transport_fw(int port, tlm::tlm_generic_payload& tr,
                                           tlm::tlm_phase& phase, sc_time& delay) {
   if (phase == tlm::BEGIN_REQ) {
-    LinePayload::of(tr).port = std::uint32_t(port);
+    route_of(tr).port = std::uint32_t(port);
     if (delay > SC_ZERO_TIME) {  // a request annotated later arrives through the agenda
       later((tb_.stamp() + delay).value(), &tr, Due::Arrive);
       return tlm::TLM_ACCEPTED;
@@ -95,10 +95,10 @@ void Stage::peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) {
     tr.set_response_status(tlm::TLM_OK_RESPONSE);
     tlm::tlm_phase p = tlm::BEGIN_RESP;
     sc_time d = SC_ZERO_TIME;
-    LinePayload& lp = LinePayload::of(tr);
-    const bool held = lp.holds_place;
-    lp.holds_place = false;
-    in[int(lp.port)]->nb_transport_bw(tr, p, d);  // answered TLM_COMPLETED
+    RouteExtension& route = route_of(tr);
+    const bool held = route.holds_place;
+    route.holds_place = false;
+    in[int(route.port)]->nb_transport_bw(tr, p, d);  // answered TLM_COMPLETED
     if (held) free_place();
   }
 }
@@ -141,7 +141,7 @@ void Stage::arm() {
 }
 
 void Stage::accept(tlm::tlm_generic_payload& tr) {
-  const int port = int(LinePayload::of(tr).port);
+  const int port = int(route_of(tr).port);
   take(tr);  // first: the initiator may send its next request from the END_REQ call
   tlm::tlm_phase p = tlm::END_REQ;
   sc_time d = SC_ZERO_TIME;
@@ -156,12 +156,12 @@ void Stage::take(tlm::tlm_generic_payload& tr) {
   serving_ = true;
   const Cycle done = serve(tr, now);
   serving_ = false;
-  LinePayload& lp = LinePayload::of(tr);
+  RouteExtension& route = route_of(tr);
   if (occupied_until_ != kLater) {  // the place frees when the resource is done
-    lp.holds_place = false;
+    route.holds_place = false;
     free_at_.push(std::max(occupied_until_, now));
   } else {
-    lp.holds_place = true;  // until the acknowledgement
+    route.holds_place = true;  // until the acknowledgement
   }
   if (done != kLater) respond(tr, done);
 }

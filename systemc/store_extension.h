@@ -34,6 +34,9 @@ struct StoreExtension : tlm::tlm_extension<StoreExtension> {
   std::uint32_t warp = 0;       // warp id within the SM
   std::uint64_t instr_id = 0;   // unique per issued warp instruction
   std::uint32_t lane_mask = 0;  // lanes whose bytes this transaction carries
+  // The payload's byte enables as a mask of the line's 128 bytes (bit i: byte i of the data),
+  // kept equal to its byte-enable array (set_line() writes both): what the modules test.
+  golden::LineByteMask bytes;
   StoreClass store_class = StoreClass::Global;
   // Where the bytes go: the space, the CTA (shared, local) and the thread (local); the
   // payload's address is the offset in that space (global: the address; TMEM: lane << 16 |
@@ -100,6 +103,18 @@ inline void attach_store(tlm::tlm_generic_payload& trans, const StoreExtension& 
 // The store attributes of `trans`, or nullptr when it carries none.
 inline const StoreExtension* store_of(const tlm::tlm_generic_payload& trans) {
   return trans.get_extension<StoreExtension>();
+}
+
+// The store attributes of a payload of the model's store path, which all carry them; a
+// payload without any is a wiring error of the model: std::logic_error.
+[[noreturn]] void throw_no_store_extension();  // (sim_context.cpp: out of the modules' paths)
+inline StoreExtension& store_ext(tlm::tlm_generic_payload& trans) {
+  StoreExtension* x = trans.get_extension<StoreExtension>();
+  if (__builtin_expect(!x, 0)) throw_no_store_extension();
+  return *x;
+}
+inline const StoreExtension& store_ext(const tlm::tlm_generic_payload& trans) {
+  return store_ext(const_cast<tlm::tlm_generic_payload&>(trans));
 }
 
 }  // namespace stu::sim

@@ -10,17 +10,18 @@ TensorMem::TensorMem(const sc_core::sc_module_name& name, SimContext& ctx)
                        calendar_window_bins(ctx.cfg))) {}
 
 Cycle TensorMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
-  LinePayload& p = LinePayload::of(tr);
-  const StoreExtension& x = *p.ext;
+  const StoreExtension& x = store_ext(tr);
+  const std::uint8_t* data = tr.get_data_ptr();
+  const std::uint8_t* be = tr.get_byte_enable_ptr();
   const std::uint32_t lane = std::uint32_t(tr.get_address() >> 16);
   const std::uint32_t col = std::uint32_t(tr.get_address() & 0xFFFF);
   unsigned cells = 0;
   std::uint32_t* row =
       ctx_.image.cta(x.dest.cta).tmem_cells() + std::size_t(lane) * golden::kTmemColumns + col;
   for (unsigned i = 0; i < 32; ++i) {
-    if (p.be[4 * i] != TLM_BYTE_ENABLED) continue;
+    if (be[4 * i] != TLM_BYTE_ENABLED) continue;
     std::uint32_t v = 0;
-    for (unsigned b = 0; b < 4; ++b) v |= std::uint32_t(p.data[4 * i + b]) << (8 * b);
+    for (unsigned b = 0; b < 4; ++b) v |= std::uint32_t(data[4 * i + b]) << (8 * b);
     row[i] = v;
     ++cells;
   }

@@ -58,7 +58,7 @@ struct TlmModel::Top : sc_core::sc_module {
   TensorMem tmem;
 
   Top(const sc_core::sc_module_name& n, TlmModel& m, SimContext& c, const CoreFactory& f,
-      golden::HostArena& arena)
+      HostArena& arena)
       : sc_module(n),
         agenda("agenda", c),
         mbu("mbarrier", c),
@@ -94,8 +94,8 @@ struct TlmModel::Top : sc_core::sc_module {
 // slices), so that the hints for a store's lines are issued without reading the modules'
 // and cores' own objects first: those are as cold as the sets when the SMs take turns.
 struct HostHints {
-  std::vector<golden::SectoredCache::HostView> l1;  // per SM (base null: an RTL core)
-  std::vector<const golden::WriteBuffer*> wb;       // per SM (null: an RTL core)
+  std::vector<CacheHints> l1;                  // per SM (empty: an RTL core)
+  std::vector<const golden::WriteBuffer*> wb;  // per SM (null: an RTL core)
   L2Hints l2;
   explicit HostHints(const SimConfig& cfg) : l2(cfg) {}
 };
@@ -125,12 +125,12 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   hints_ = std::make_unique<HostHints>(cfg_);
   for (const auto& l : top_->l1) {
     const golden::SectoredCache* c = l->core().cache_array();
-    hints_->l1.push_back(c ? c->host_view() : golden::SectoredCache::HostView{});
+    hints_->l1.push_back(c ? CacheHints(c->layout()) : CacheHints{});
     hints_->wb.push_back(l->core().write_buffer());
   }
   for (const auto& s : top_->l2) {
     const golden::SectoredCache* c = s->core().cache_array();
-    hints_->l2.slices.push_back(c ? c->host_view() : golden::SectoredCache::HostView{});
+    hints_->l2.slices.push_back(c ? CacheHints(c->layout()) : CacheHints{});
   }
   ctx_->l2_hints = &hints_->l2;
   top_->dram.keep_log(true);  // a .sts test reads DRAM's writes; run() turns it off
@@ -328,7 +328,7 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
   // the store's own lines leave at once), the sets of the store's lines.
   const HostHints& h = *hints_;
   for (const golden::LineRequest& l : r.lines)
-    if (l.dest.space == golden::MemSpace::Global && h.l1[sm].base) h.l1[sm].prefetch(l.line);
+    if (l.dest.space == golden::MemSpace::Global && h.l1[sm]) h.l1[sm].prefetch(l.line);
   const bool hinted = hinted_.valid;  // (for this op: prefetch_leaving() ran just before)
   if (hinted) {
     if (const auto victim = h.l2.way(int(hinted_.slice), hinted_.line))

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cores.h"
+#include "host_arena.h"
 #include "image_check.h"
 #include "lsu.h"
 #include "sim_config.h"
@@ -127,7 +128,7 @@ class TlmModel final : public sts::StoreModel {
   golden::MachineState image_;
   std::unique_ptr<class PayloadPool> pool_;
   std::unique_ptr<struct SimContext> ctx_;
-  golden::HostArena arena_;  // the C++ cache cores' arrays (before top_: outlives them)
+  HostArena arena_;  // the C++ cache cores' arrays (before top_: outlives them)
   std::unique_ptr<Top> top_;
   std::unique_ptr<struct HostHints> hints_;  // where the caches' sets lie (prefetch)
 

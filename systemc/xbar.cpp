@@ -36,10 +36,9 @@ void Xbar::will_run(const void* item, std::uint32_t) const {
 }
 
 Cycle Xbar::book(const tlm::tlm_generic_payload& tr, Cycle t) {
-  const LinePayload& p = LinePayload::of(const_cast<tlm::tlm_generic_payload&>(tr));
-  const unsigned sectors = p.mask().sector_count();
-  return ports_[p.ext->sm % ports_.size()].book(t, double(sectors) * golden::kSectorBytes) +
-         latency_;
+  const StoreExtension& x = store_ext(tr);
+  const unsigned sectors = x.bytes.sector_count();
+  return ports_[x.sm % ports_.size()].book(t, double(sectors) * golden::kSectorBytes) + latency_;
 }
 
 void Xbar::b_transport(int, tlm::tlm_generic_payload& tr, sc_core::sc_time& delay) {
@@ -81,7 +80,7 @@ void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
   tlm::tlm_phase p = tlm::END_REQ;
   const sc_core::sc_time at = ctx_.tb.time(arrive - latency_);
   sc_core::sc_time d = at > now ? at - now : sc_core::SC_ZERO_TIME;
-  in[int(LinePayload::of(next).ext->sm % ports_.size())]->nb_transport_bw(next, p, d);
+  in[int(store_ext(next).sm % ports_.size())]->nb_transport_bw(next, p, d);
 }
 
 void Xbar::deliver(tlm::tlm_generic_payload& tr) {
@@ -99,8 +98,7 @@ tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr, tlm:
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) delay += ctx_.tb.time(latency_);
-  const StoreExtension* e = LinePayload::of(tr).ext;
-  return in[int(e->sm % ports_.size())]->nb_transport_bw(tr, phase, delay);
+  return in[int(store_ext(tr).sm % ports_.size())]->nb_transport_bw(tr, phase, delay);
 }
 
 }  // namespace stu::sim

@@ -166,28 +166,27 @@ void store_bytes(uint8_t* dst, const uint8_t* src, const LineByteMask& mask) {
 }  // namespace
 
 std::optional<SectoredCache> SectoredCache::create(const CacheGeometry& g, std::string* error,
-                                                   CacheData data, HostArena* arena) {
+                                                   CacheData data,
+                                                   std::pmr::memory_resource* memory) {
   const std::string bad = g.check();
   if (!bad.empty()) {
     if (error) *error = bad;
     return std::nullopt;
   }
-  return SectoredCache(g, data, arena);
+  return SectoredCache(g, data, memory ? memory : std::pmr::get_default_resource());
 }
 
-SectoredCache::SectoredCache(const CacheGeometry& g, CacheData data, HostArena* arena)
+SectoredCache::SectoredCache(const CacheGeometry& g, CacheData data,
+                             std::pmr::memory_resource* memory)
     : g_(g),
       sets_(g.sets()),
       ways_(g.ways),
       keep_data_(data == CacheData::Keep),
-      mem_(detail::LineAlignedAllocator<uint64_t>(arena)) {
-  const size_t meta_words = size_t(ways_) * (2 + kMaskWords);
-  data_word_ = (meta_words + 7) / 8 * 8;  // whole 64-byte lines
-  set_words_ = data_word_ + (keep_data_ ? size_t(ways_) * kDataWords : 0);
-  // Zero-filled (so every page is touched now, not during the first accesses); then the
-  // tags of free ways.
-  mem_.assign(size_t(sets_) * set_words_, 0);
-  for (uint32_t s = 0; s < sets_; ++s) {
+      data_word_((size_t(ways_) * (2 + kMaskWords) + 7) / 8 * 8),  // whole 64-byte lines
+      set_words_(data_word_ + (keep_data_ ? size_t(ways_) * kDataWords : 0)),
+      // Zero-filled (so every page is touched now, not during the first accesses).
+      mem_(size_t(sets_) * set_words_, memory) {
+  for (uint32_t s = 0; s < sets_; ++s) {  // the tags of free ways
     uint64_t* tags = tags_of(s);
     for (uint32_t w = 0; w < ways_; ++w) tags[w] = kNoLine;
   }

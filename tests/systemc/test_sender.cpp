@@ -82,9 +82,9 @@ class Bench : public sc_core::sc_module {
  private:
   void run() {
     for (int i = 0; i < 3; ++i) {
-      LinePayload& p = ctx_.pool.acquire();
-      p.gp.set_address(0x1000 + 128 * std::uint64_t(i));
-      out.at(p.gp);
+      tlm::tlm_generic_payload& p = ctx_.pool.acquire();
+      p.set_address(0x1000 + 128 * std::uint64_t(i));
+      out.at(p);
     }
   }
   SimContext& ctx_;

@@ -136,7 +136,8 @@ TEST(WriteEnabled, WritesExactlyTheEnabledBytesAndStopsAtTheEnd) {
   const unsigned seed = env ? unsigned(std::strtoul(env, nullptr, 0)) : 20261125u;
   std::printf("WriteEnabled seed %u (STU_SEED=%u reproduces)\n", seed, seed);
   std::mt19937_64 rng(seed);
-  LinePayload p;
+  PayloadPool pool;
+  tlm::tlm_generic_payload& p = pool.acquire();
   for (int round = 0; round < 2000; ++round) {
     golden::LineByteMask m;
     switch (round % 4) {  // full, empty, runs, scattered bytes
@@ -157,7 +158,7 @@ TEST(WriteEnabled, WritesExactlyTheEnabledBytesAndStopsAtTheEnd) {
     }
     std::array<std::uint8_t, golden::kLineBytes> src{};
     for (auto& b : src) b = std::uint8_t(rng());
-    p.set_line(0, m, src.data());
+    set_line(p, 0, m, src.data());
     const std::uint64_t size = 256 + rng() % 64;  // sometimes too small for offset + 128
     const std::uint64_t offset = rng() % 192;
     std::vector<std::uint8_t> got(size, 0xEE), want(size, 0xEE);
@@ -173,6 +174,7 @@ TEST(WriteEnabled, WritesExactlyTheEnabledBytesAndStopsAtTheEnd) {
     ASSERT_EQ(write_enabled(got.data(), size, offset, p), want_ok) << "round " << round;
     ASSERT_EQ(got, want) << "round " << round << " offset " << offset << " size " << size;
   }
+  p.release();
 }
 
 }  // namespace

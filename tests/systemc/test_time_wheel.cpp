@@ -17,7 +17,7 @@
 #include <gtest/gtest.h>
 #include <systemc>
 
-#include "timing.h"
+#include "time_wheel.h"
 
 namespace {
 

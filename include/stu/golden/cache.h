@@ -17,10 +17,11 @@
 // allocates memory (results are fixed-size; event lists are the caller's, reused).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <new>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,9 +30,7 @@
 
 #include "stu/golden/access.h"
 #include "stu/golden/executor.h"
-#include "stu/golden/host_arena.h"
 #include "stu/golden/policy.h"
-#include "stu/host_prefetch.h"
 
 namespace stu::golden {
 
@@ -110,36 +109,41 @@ struct CacheLookup {
 enum class CacheData : uint8_t { Keep, Drop };
 
 namespace detail {
-// std::allocator with 64-byte (host cache line) alignment; from a HostArena when given one
-// (then deallocate is a no-op: the arena returns its memory when it is destroyed). A copy of
-// a container starts without the arena, so it owns its memory and may outlive the arena.
-template <class T>
-struct LineAlignedAllocator {
-  using value_type = T;
-  using propagate_on_container_move_assignment = std::true_type;
-  using propagate_on_container_swap = std::true_type;
-  static constexpr std::align_val_t kAlign{64};
-  LineAlignedAllocator() = default;
-  explicit LineAlignedAllocator(HostArena* arena) : arena(arena) {}
-  template <class U>
-  LineAlignedAllocator(const LineAlignedAllocator<U>& o) : arena(o.arena) {}
-  LineAlignedAllocator select_on_container_copy_construction() const { return {}; }
-  T* allocate(size_t n) {
-    if (arena) return static_cast<T*>(arena->allocate(n * sizeof(T)));
-    return static_cast<T*>(::operator new(n * sizeof(T), kAlign));
+// `n` zero-filled words, 64-byte aligned (a host cache line: the set blocks below start on
+// one, and allocation writes whole lines with aligned streaming stores), taken from a standard
+// memory resource and returned to it. A copy takes its words from the default resource, so it
+// may outlive the resource of the original.
+class AlignedWords {
+ public:
+  static constexpr size_t kAlign = 64;
+  AlignedWords(size_t n, std::pmr::memory_resource* r)
+      : r_(r), n_(n), p_(static_cast<uint64_t*>(r->allocate(bytes(n), kAlign))) {
+    std::fill(p_, p_ + n_, uint64_t(0));
   }
-  void deallocate(T* p, size_t) {
-    if (!arena) ::operator delete(p, kAlign);
+  AlignedWords(const AlignedWords& o) : AlignedWords(o.n_, std::pmr::get_default_resource()) {
+    std::copy(o.p_, o.p_ + n_, p_);
   }
-  template <class U>
-  bool operator==(const LineAlignedAllocator<U>& o) const {
-    return arena == o.arena;
+  AlignedWords(AlignedWords&& o) noexcept : r_(o.r_), n_(o.n_), p_(o.p_) {
+    o.p_ = nullptr;
+    o.n_ = 0;
   }
-  template <class U>
-  bool operator!=(const LineAlignedAllocator<U>& o) const {
-    return arena != o.arena;
+  AlignedWords& operator=(AlignedWords o) noexcept {
+    std::swap(r_, o.r_);
+    std::swap(n_, o.n_);
+    std::swap(p_, o.p_);
+    return *this;
   }
-  HostArena* arena = nullptr;
+  ~AlignedWords() {
+    if (p_) r_->deallocate(p_, bytes(n_), kAlign);
+  }
+  uint64_t* data() { return p_; }
+  const uint64_t* data() const { return p_; }
+
+ private:
+  static size_t bytes(size_t n) { return n ? n * sizeof(uint64_t) : sizeof(uint64_t); }
+  std::pmr::memory_resource* r_;
+  size_t n_;
+  uint64_t* p_;
 };
 }  // namespace detail
 
@@ -155,11 +159,12 @@ struct LineAlignedAllocator {
 class SectoredCache {
  public:
   // nullopt (and `*error` set) when the geometry is invalid. `data`: whether the lines'
-  // bytes are kept (CacheData above). `arena`: where the arrays are taken from (it must
-  // outlive the cache; a copy of the cache owns its own arrays); null: the heap.
+  // bytes are kept (CacheData above). `memory`: where the arrays are taken from (a standard
+  // memory resource that outlives the cache; a copy of the cache takes its own from the
+  // default resource); null: the default resource (the heap).
   static std::optional<SectoredCache> create(const CacheGeometry& g, std::string* error = nullptr,
                                              CacheData data = CacheData::Keep,
-                                             HostArena* arena = nullptr);
+                                             std::pmr::memory_resource* memory = nullptr);
 
   const CacheGeometry& geometry() const { return g_; }
   CacheData data_mode() const { return keep_data_ ? CacheData::Keep : CacheData::Drop; }
@@ -181,108 +186,36 @@ class SectoredCache {
   size_t flush(std::vector<CacheLineOut>& out);
   // Lines present.
   size_t lines_present() const;
-  // A hint, no effect on the state: asks the host to start loading the tags and keys of
-  // `addr`'s set, so that a write() issued a little later does not wait for them. A model
-  // that knows its next lines early (the performance model, at planning) calls it.
-  void prefetch(uint64_t addr) const { host_view().prefetch(addr); }
-  // Where the sets lie in host memory (fixed for the cache's life): a model keeps these in one
-  // small array for all its caches and issues the hints above without touching the caches'
-  // own objects (which are cold themselves when the lines are).
-  struct HostView {
-    const char* base = nullptr;  // set 0's block
-    uint32_t set_mask = 0;
-    uint32_t set_bytes = 0;    // one set's block
-    uint32_t probe_bytes = 0;  // its tags and keys, which write() reads first
-    uint32_t meta_bytes = 0;   // its tags, keys and masks
+  // Where the arrays lie in memory (the storage layout below; fixed for the cache's life),
+  // for a reader that looks at them without changing them: the TLM engine's host-speed hints
+  // (systemc/engine/cache_hints.h), which load a set's block before the model writes it.
+  // Set s's block is the `set_words` words from base + s * set_words: the tags of its ways
+  // (a line address, or an odd value when free), then their replacement keys, then 4 mask
+  // words a way (valid.lo, valid.hi, dirty.lo, dirty.hi), then from `data_word` (0: no data
+  // kept) 128 bytes a way.
+  struct Layout {
+    const uint64_t* base = nullptr;
+    uint32_t sets = 0;
     uint32_t ways = 0;
-    uint32_t data_bytes = 0;  // offset of data[] in a set's block; 0: no data kept
-    const char* set_block(uint64_t addr) const {
-      return base + size_t(uint32_t(addr >> 7) & set_mask) * set_bytes;
-    }
-    void prefetch(uint64_t addr) const {
-      const char* p = set_block(addr);
-      prefetch_lines(p, probe_bytes);
-    }
-    // The whole of the set's metadata: tags, keys and masks (a write reads the masks of the
-    // way it takes: of a victim, to write it back).
-    void prefetch_meta(uint64_t addr) const {
-      const char* p = set_block(addr);
-      prefetch_lines(p, meta_bytes);
-    }
-    // The second hint, once the metadata is in the host's caches (prefetch_meta() a good
-    // while before): the masks and data of the way a write of `addr` takes (the line's own
-    // on a hit, else the victim, which the write reads out). Reads the tags and keys.
-    // The masks' word is loaded, not prefetched, and the data prefetched beside it, not after
-    // it: measured the fastest of five ways on the long LT run (a prefetch of the masks, here
-    // or in prefetch_meta alone, left the write waiting for them about as often as none).
-    // Returns the line the write would evict (its tag), if any.
-    std::optional<uint64_t> prefetch_way(uint64_t addr) const {
-      const char* p = set_block(addr);
-      const auto* tags = reinterpret_cast<const uint64_t*>(p);
-      const WayChoice c = choose_way(tags, ways, addr & ~uint64_t(kLineBytes - 1));
-      const uint32_t w = c.found >= 0 ? uint32_t(c.found) : c.victim;
-      const uint64_t masks = tags[2 * size_t(ways) + kMaskWords * w];
-      asm volatile("" : : "r"(masks));  // the load is kept: nothing else uses the value
-      if (data_bytes) {
-        const char* d = p + data_bytes + size_t(kLineBytes) * w;
-        __builtin_prefetch(d);
-        __builtin_prefetch(d + 64);
-      }
-      if (c.found >= 0 || tags[w] == kNoLine) return std::nullopt;
-      return tags[w];
-    }
+    size_t set_words = 0;
+    size_t keys_word = 0;   // = ways
+    size_t masks_word = 0;  // = 2 * ways
+    size_t data_word = 0;
   };
-  HostView host_view() const {
-    return {reinterpret_cast<const char*>(mem_.data()),
-            sets_ - 1,
-            uint32_t(set_words_ * 8),
-            16 * ways_,
-            uint32_t(8 * (2 + kMaskWords) * ways_),
+  Layout layout() const {
+    return {mem_.data(),
+            sets_,
             ways_,
-            keep_data_ ? uint32_t(data_word_ * 8) : 0};
+            set_words_,
+            size_t(ways_),
+            2 * size_t(ways_),
+            keep_data_ ? data_word_ : 0};
   }
-
- private:
-  // A way's replacement key: 0 when free, else (class + 1) << 56 | stamp, so the victim of
-  // a set is its way of smallest key (a free way first, then rule 2), the lowest way on ties.
-  static constexpr uint64_t kNoLine = 1;  // tag of a free way (no line address is odd)
-  static constexpr unsigned kClassShift = 56;
-  static uint64_t key(EvictClass c, uint64_t stamp) {
-    return (uint64_t(c) + 1) << kClassShift | stamp;
-  }
-  static EvictClass class_of_key(uint64_t k) { return EvictClass((k >> kClassShift) - 1); }
-  SectoredCache(const CacheGeometry& g, CacheData data, HostArena* arena);
-
-  // Storage, chosen so that a write touches few and adjacent host cache lines: one block
-  // per set (64-byte aligned, `set_words_` words apart), laid out as
-  //   tags[ways]      the line address, or kNoLine          (8 bytes a way)
-  //   keys[ways]      replacement keys                      (8 bytes a way)
-  //   masks[ways]     valid.lo, valid.hi, dirty.lo, dirty.hi (32 bytes a way)
-  //   (padding to a multiple of 64 bytes)
-  //   data[ways]      128 bytes a way, 64-byte aligned (CacheData::Keep only)
-  // write() reads the tags and keys in one pass (adjacent lines; a single line for 4 ways),
-  // then the way's masks and data in the same block. The data bytes of a free way are
-  // unspecified: an allocation writes all 128 (the written bytes, the others 0).
-  uint64_t* tags_of(uint32_t set) { return &mem_[size_t(set) * set_words_]; }
-  const uint64_t* tags_of(uint32_t set) const { return &mem_[size_t(set) * set_words_]; }
-  static constexpr size_t kMaskWords = 4;               // a way's masks, in words
-  static constexpr size_t kDataWords = kLineBytes / 8;  // a way's data, in words
-  // A way's masks (valid.lo, valid.hi, dirty.lo, dirty.hi) and data, from its set's tags.
-  uint64_t* masks_of(uint64_t* tags, uint32_t way) const {
-    return tags + 2 * ways_ + kMaskWords * way;
-  }
-  const uint64_t* masks_of(const uint64_t* tags, uint32_t way) const {
-    return tags + 2 * ways_ + kMaskWords * way;
-  }
-  uint8_t* data_of(uint64_t* tags, uint32_t way) const {  // CacheData::Keep only
-    return reinterpret_cast<uint8_t*>(tags + data_word_ + kDataWords * way);
-  }
-  const uint8_t* data_of(const uint64_t* tags, uint32_t way) const {
-    return reinterpret_cast<const uint8_t*>(tags + data_word_ + kDataWords * way);
-  }
-  // The way of `line` in a set (found, -1 when absent) and the way an allocation would take
-  // (the smallest key, the lowest way on ties; a free way has key 0): the one place of the
-  // replacement rule, used by write() and by the hint above.
+  static constexpr size_t kMaskWords = 4;  // a way's masks, in words
+  // The replacement rule on one set's block (its tags, then its keys): the way that holds
+  // `line` (found, -1 when absent) and the way an allocation takes (the smallest key, the
+  // lowest way on ties; a free way has key 0). The one place of the rule: write() uses it,
+  // and so does a reader of the layout that wants to know the victim ahead.
   struct WayChoice {
     int found = -1;
     uint32_t victim = 0;
@@ -300,6 +233,44 @@ class SectoredCache {
     }
     return c;
   }
+
+ private:
+  // A way's replacement key: 0 when free, else (class + 1) << 56 | stamp, so the victim of
+  // a set is its way of smallest key (a free way first, then rule 2), the lowest way on ties.
+  static constexpr uint64_t kNoLine = 1;  // tag of a free way (no line address is odd)
+  static constexpr unsigned kClassShift = 56;
+  static uint64_t key(EvictClass c, uint64_t stamp) {
+    return (uint64_t(c) + 1) << kClassShift | stamp;
+  }
+  static EvictClass class_of_key(uint64_t k) { return EvictClass((k >> kClassShift) - 1); }
+  SectoredCache(const CacheGeometry& g, CacheData data, std::pmr::memory_resource* memory);
+
+  // Storage, chosen so that a write touches few and adjacent host cache lines: one block
+  // per set (64-byte aligned, `set_words_` words apart), laid out as
+  //   tags[ways]      the line address, or kNoLine          (8 bytes a way)
+  //   keys[ways]      replacement keys                      (8 bytes a way)
+  //   masks[ways]     valid.lo, valid.hi, dirty.lo, dirty.hi (32 bytes a way)
+  //   (padding to a multiple of 64 bytes)
+  //   data[ways]      128 bytes a way, 64-byte aligned (CacheData::Keep only)
+  // write() reads the tags and keys in one pass (adjacent lines; a single line for 4 ways),
+  // then the way's masks and data in the same block. The data bytes of a free way are
+  // unspecified: an allocation writes all 128 (the written bytes, the others 0).
+  uint64_t* tags_of(uint32_t set) { return mem_.data() + size_t(set) * set_words_; }
+  const uint64_t* tags_of(uint32_t set) const { return mem_.data() + size_t(set) * set_words_; }
+  static constexpr size_t kDataWords = kLineBytes / 8;  // a way's data, in words
+  // A way's masks (valid.lo, valid.hi, dirty.lo, dirty.hi) and data, from its set's tags.
+  uint64_t* masks_of(uint64_t* tags, uint32_t way) const {
+    return tags + 2 * ways_ + kMaskWords * way;
+  }
+  const uint64_t* masks_of(const uint64_t* tags, uint32_t way) const {
+    return tags + 2 * ways_ + kMaskWords * way;
+  }
+  uint8_t* data_of(uint64_t* tags, uint32_t way) const {  // CacheData::Keep only
+    return reinterpret_cast<uint8_t*>(tags + data_word_ + kDataWords * way);
+  }
+  const uint8_t* data_of(const uint64_t* tags, uint32_t way) const {
+    return reinterpret_cast<const uint8_t*>(tags + data_word_ + kDataWords * way);
+  }
   int find(const uint64_t* tags, uint64_t line) const;
   void take_out(const uint64_t* tags, uint32_t way, CacheLineOut& out, bool out_zeroed) const;
 
@@ -310,7 +281,7 @@ class SectoredCache {
   size_t data_word_ = 0;  // offset of data[] in a set's block, in words
   size_t set_words_ = 0;  // a set's block, in 8-byte words
   uint64_t counter_ = 0;  // write stamps (below 2^56)
-  std::vector<uint64_t, detail::LineAlignedAllocator<uint64_t>> mem_;
+  detail::AlignedWords mem_;
 };
 
 // --- policy functions (docs/golden.md has the tables) ------------------------------------

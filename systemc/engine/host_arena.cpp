@@ -1,10 +1,10 @@
-#include "stu/golden/host_arena.h"
+#include "host_arena.h"
 
 #include <sys/mman.h>
 
 #include <new>
 
-namespace stu::golden {
+namespace stu::sim {
 
 namespace {
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
@@ -16,8 +16,11 @@ HostArena::~HostArena() {
   for (const Block& b : blocks_) munmap(b.base, b.bytes);
 }
 
-void* HostArena::allocate(std::size_t bytes) {
+void* HostArena::do_allocate(std::size_t bytes, std::size_t alignment) {
+  const std::size_t align = alignment > 64 ? alignment : 64;
+  if (align > kPage || (align & (align - 1))) throw std::bad_alloc();
   bytes = round_up(bytes ? bytes : 1, 64);
+  used_ = round_up(used_, align);  // blocks start on a page: aligned within one is aligned
   if (blocks_.empty() || used_ + bytes > blocks_.back().bytes) {
     const std::size_t size = round_up(bytes > block_bytes_ ? bytes : block_bytes_, kPage);
     // Reserve one page more and start at a 2 MiB boundary, so that every page of the block
@@ -45,4 +48,4 @@ void* HostArena::allocate(std::size_t bytes) {
   return p;
 }
 
-}  // namespace stu::golden
+}  // namespace stu::sim

@@ -11,7 +11,7 @@
 
 #include <systemc>
 
-#include "timing.h"
+#include "time_wheel.h"
 
 namespace stu::sim {
 
