@@ -9,8 +9,21 @@
 // Reference: golden::SectoredCache::write / lookup (include/stu/golden/cache.h).
 //
 // Purely combinational.
+//
+// The arrays come in as unpacked arrays (the caches' own registers, read where they are). yosys
+// 0.23 reads no unpacked-array port, so the formal proof and synthesis (rtl/formal/) define
+// STU_PACKED_PORTS: the same arrays as packed vectors, read through the same two macros; the
+// rest of the text is the same.
 `include "stu_pkg.svh"
 `include "stu_assert.svh"
+
+`ifdef STU_PACKED_PORTS
+`define STU_WS_TAG(i) tags_i[(i)*TagBits +: TagBits]
+`define STU_WS_STAMP(i) stamps_i[(i)*StampBits +: StampBits]
+`else
+`define STU_WS_TAG(i) tags_i[i]
+`define STU_WS_STAMP(i) stamps_i[i]
+`endif
 
 module stu_cache_way_select
   import stu_pkg::*;
@@ -27,9 +40,15 @@ module stu_cache_way_select
   input  logic [WayBits:0]     cfg_ways_i,      // ways in use, 1 .. Ways
   input  logic [TagBits-1:0]   tag_i,           // the line looked up (its line number)
   input  logic [Lines-1:0]     present_i,
+`ifdef STU_PACKED_PORTS
+  input  logic [Lines*TagBits-1:0]   tags_i,
+  input  evict_class_e [Lines-1:0]   cls_i,
+  input  logic [Lines*StampBits-1:0] stamps_i,
+`else
   input  logic [TagBits-1:0]   tags_i   [Lines],
   input  evict_class_e         cls_i    [Lines],
   input  logic [StampBits-1:0] stamps_i [Lines],
+`endif
   output logic [Ways-1:0]      hit_ways_o,      // ways holding the line (at most one)
   output logic                 hit_o,
   output logic [SetBits-1:0]   set_o,
@@ -47,9 +66,9 @@ module stu_cache_way_select
     best_key   = '1;
     for (int unsigned w = 0; w < Ways; w++) begin
       key = present_i[{set_o, WayBits'(w)}] ?
-            {1'b1, cls_i[{set_o, WayBits'(w)}], stamps_i[{set_o, WayBits'(w)}]} : '0;
+            {1'b1, cls_i[{set_o, WayBits'(w)}], `STU_WS_STAMP({set_o, WayBits'(w)})} : '0;
       if ((WayBits + 1)'(w) < cfg_ways_i) begin
-        if (present_i[{set_o, WayBits'(w)}] && tags_i[{set_o, WayBits'(w)}] == tag_i) begin
+        if (present_i[{set_o, WayBits'(w)}] && `STU_WS_TAG({set_o, WayBits'(w)}) == tag_i) begin
           hit_ways_o[w] = 1'b1;
           way_hit       = WayBits'(w);
         end
@@ -67,6 +86,39 @@ module stu_cache_way_select
   // Assertions //
   ////////////////
 
+  // The rule, restated way by way over the set's ways in use (a checker, not design: the
+  // mutation tool leaves it alone): whether the line is in one of them (`seen`), whether one
+  // is free, and whether the chosen way's {class, stamp} is at most every present one's.
+  logic                 chk_seen, chk_free, chk_oldest;
+  logic [WayBits-1:0]   chk_way;
+  // mutate: off
+  always_comb begin
+    chk_seen   = 1'b0;
+    chk_free   = 1'b0;
+    chk_oldest = 1'b1;
+    chk_way    = way_o;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if ((WayBits + 1)'(w) < cfg_ways_i) begin
+        if (!present_i[{set_o, WayBits'(w)}]) chk_free = 1'b1;
+        else if (`STU_WS_TAG({set_o, WayBits'(w)}) == tag_i) chk_seen = 1'b1;
+        if (present_i[{set_o, WayBits'(w)}] &&
+            {cls_i[{set_o, WayBits'(w)}], `STU_WS_STAMP({set_o, WayBits'(w)})} <
+            {cls_i[{set_o, chk_way}], `STU_WS_STAMP({set_o, chk_way})}) chk_oldest = 1'b0;
+      end
+    end
+  end
+  // mutate: on
+
+  // A hit names a way in use that holds the line; a miss means no way in use holds it.
+  `ASSERT_I(HitHoldsTag_A, !hit_o || ({1'b0, way_o} < cfg_ways_i && present_i[{set_o, way_o}] &&
+                                      `STU_WS_TAG({set_o, way_o}) == tag_i && hit_ways_o[way_o]))
+  `ASSERT_I(MissMeansAbsent_A, hit_o || !chk_seen)
+  // The victim of a miss: a way in use; a free one when the set has one; else the present way
+  // of the lowest class, the least recently written within it.
+  `ASSERT_I(VictimInUse_A, hit_o || cfg_ways_i == '0 || {1'b0, way_o} < cfg_ways_i)
+  `ASSERT_I(VictimFreeFirst_A, hit_o || !chk_free || !present_i[{set_o, way_o}])
+  `ASSERT_I(VictimOldest_A, hit_o || chk_free || chk_oldest)
+
   // Parameter legality: the sets and ways are powers of two (a set is a mask of the line
   // number, a way an index), and a stamp fits golden's 56-bit key.
   `ASSERT_INIT(SetsPow2_A, Sets >= 2 && (Sets & (Sets - 1)) == 0)
@@ -74,3 +126,6 @@ module stu_cache_way_select
   `ASSERT_INIT(StampBits_A, StampBits >= 1 && StampBits <= 56)
 
 endmodule
+
+`undef STU_WS_TAG
+`undef STU_WS_STAMP

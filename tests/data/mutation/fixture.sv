@@ -1,5 +1,6 @@
 // A fixture for scripts/mutate.py --list: one site of each mutation, and what it must leave
-// alone (comments: a == b; declarations, assertions, strings, `macros, non-blocking writes).
+// alone (comments: a == b; declarations, assertions, strings, `macros, non-blocking writes,
+// a checker between `mutate: off` and `mutate: on` markers).
 module fixture #(
   parameter int unsigned W = 4 - 1
 ) (
@@ -20,5 +21,9 @@ module fixture #(
   `ASSERT(Never_A, q_q == 4'd15)
   `ASSUME_IF(Legal_A, a_i != 4'd9 && (a_i < 4'd12 ||
                       a_i == 4'd13), d == '0)  // a continuation line: not mutated either
+  logic chk;
+  // mutate: off
+  always_comb chk = (a_i == 4'd2) || (q_q != '0);
+  // mutate: on
   assign q_o = q_q;
 endmodule
