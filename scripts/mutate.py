@@ -399,14 +399,28 @@ def main():
     graph = instantiation_graph()
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(1 << 31)
 
+    pick = set()
+    if a.mutants:  # FILE:LINE:COL, FILE with or without rtl/
+        pick = {(os.path.basename(p[0]),) + tuple(p[1:])
+                for p in (x.rsplit(":", 2) for x in a.mutants.split(","))}
+        outside = sorted(p[0] for p in pick if p[0] not in files)
+        if outside:
+            print("mutate.py: error: --mutants names %s, not among the files run" %
+                  ", ".join(outside), file=sys.stderr)
+            return 2
     plan = []  # (file, mutants, models, served blocks)
     for f in files:
         mod = f[:-3]
         models, served = reach(mod, graph, blocks)
         muts = mutants_of(os.path.join(RTL, f))
         if a.mutants:
-            pick = {tuple(x.rsplit(":", 2)) for x in a.mutants.split(",")}
             muts = [m for m in muts if (f, str(m["line"]), str(m["col"])) in pick]
+            missing = sorted(p for p in pick if p[0] == f and not any(
+                (str(m["line"]), str(m["col"])) == p[1:] for m in muts))
+            if missing:
+                print("mutate.py: error: no mutant at %s" % ", ".join(":".join(p) for p in missing),
+                      file=sys.stderr)
+                return 2
         if a.sample and len(muts) > a.sample:
             muts = sorted(random.Random("%d:%s" % (seed, f)).sample(muts, a.sample),
                           key=lambda m: (m["line"], m["col"]))

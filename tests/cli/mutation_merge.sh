@@ -33,6 +33,28 @@ if [[ $rc != 2 ]] || ! grep -q "bad.tsv:1: not a mutation report row" "$tmp/err"
   echo "FAIL: a bad report row: exit $rc, $(cat "$tmp/err")"
   status=1
 fi
+# --mutants that names no mutant of the files run, or a file not run, is an error (exit 2), not
+# an empty run; a named mutant is listed, with or without rtl/ before its file.
+"$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv --mutants stu_coalescer.sv:1:1 \
+  >/dev/null 2>"$tmp/err"
+rc=$?
+if [[ $rc != 2 ]] || ! grep -q "no mutant at stu_coalescer.sv:1:1" "$tmp/err"; then
+  echo "FAIL: --mutants of no mutant: exit $rc, $(cat "$tmp/err")"
+  status=1
+fi
+"$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv --mutants stu_mbarrier.sv:40:1 \
+  >/dev/null 2>"$tmp/err"
+rc=$?
+if [[ $rc != 2 ]] || ! grep -q "names stu_mbarrier.sv, not among the files run" "$tmp/err"; then
+  echo "FAIL: --mutants of a file not run: exit $rc, $(cat "$tmp/err")"
+  status=1
+fi
+one=$("$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv | head -1 | cut -d: -f1-3)
+if [[ $("$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv --mutants "$one" |
+  cut -d: -f1-3) != "$one" ]]; then
+  echo "FAIL: --mutants $one does not list that mutant alone"
+  status=1
+fi
 # The recorded runs (tests/data/mutation/runs/) with the checked-in equivalents: every survivor
 # is explained (exit 0), so a stale or removed explanation fails here.
 if ! "$py" "$root/scripts/mutate.py" --merge "$data"/runs/*.tsv >"$tmp/runs" 2>&1; then
