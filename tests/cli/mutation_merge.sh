@@ -49,7 +49,8 @@ if [[ $rc != 2 ]] || ! grep -q "names stu_mbarrier.sv, not among the files run" 
   echo "FAIL: --mutants of a file not run: exit $rc, $(cat "$tmp/err")"
   status=1
 fi
-one=$("$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv | head -1 | cut -d: -f1-3)
+"$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv >"$tmp/list"
+one=$(head -1 "$tmp/list" | cut -d: -f1-3)
 if [[ $("$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv --mutants "$one" |
   cut -d: -f1-3) != "$one" ]]; then
   echo "FAIL: --mutants $one does not list that mutant alone"
