@@ -19,36 +19,29 @@ cd "$data"
 rc=$?
 if [[ $rc != 1 ]]; then echo "FAIL: exit $rc, expected 1 (an unexplained survivor)"; status=1; fi
 if ! diff -u merge.expected "$tmp/out"; then echo "FAIL: the merged table differs"; status=1; fi
+# expect_usage_error WHAT MESSAGE ARGS...: mutate.py ARGS exits 2 and says MESSAGE on stderr.
+expect_usage_error() {
+  local what=$1 message=$2 rc
+  shift 2
+  "$py" "$root/scripts/mutate.py" "$@" >/dev/null 2>"$tmp/err"
+  rc=$?
+  if [[ $rc != 2 ]] || ! grep -qF "$message" "$tmp/err"; then
+    echo "FAIL: $what: exit $rc, $(cat "$tmp/err")"
+    status=1
+  fi
+}
 printf 'a.sv:4 rel no column\n' >"$tmp/eq.txt"
-"$py" "$root/scripts/mutate.py" --merge report_a.tsv --equivalent "$tmp/eq.txt" >/dev/null 2>"$tmp/err"
-rc=$?
-if [[ $rc != 2 ]] || ! grep -q "eq.txt:1: expected 'FILE.sv:LINE:COL OP REASON'" "$tmp/err"; then
-  echo "FAIL: a bad equivalents line: exit $rc, $(cat "$tmp/err")"
-  status=1
-fi
+expect_usage_error "a bad equivalents line" "eq.txt:1: expected 'FILE.sv:LINE:COL OP REASON'" \
+  --merge report_a.tsv --equivalent "$tmp/eq.txt"
 printf 'a.sv\t1\n' >"$tmp/bad.tsv"
-"$py" "$root/scripts/mutate.py" --merge "$tmp/bad.tsv" --equivalent equivalent.txt >/dev/null 2>"$tmp/err"
-rc=$?
-if [[ $rc != 2 ]] || ! grep -q "bad.tsv:1: not a mutation report row" "$tmp/err"; then
-  echo "FAIL: a bad report row: exit $rc, $(cat "$tmp/err")"
-  status=1
-fi
+expect_usage_error "a bad report row" "bad.tsv:1: not a mutation report row" \
+  --merge "$tmp/bad.tsv" --equivalent equivalent.txt
 # --mutants that names no mutant of the files run, or a file not run, is an error (exit 2), not
 # an empty run; a named mutant is listed, with or without rtl/ before its file.
-"$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv --mutants stu_coalescer.sv:1:1 \
-  >/dev/null 2>"$tmp/err"
-rc=$?
-if [[ $rc != 2 ]] || ! grep -q "no mutant at stu_coalescer.sv:1:1" "$tmp/err"; then
-  echo "FAIL: --mutants of no mutant: exit $rc, $(cat "$tmp/err")"
-  status=1
-fi
-"$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv --mutants stu_mbarrier.sv:40:1 \
-  >/dev/null 2>"$tmp/err"
-rc=$?
-if [[ $rc != 2 ]] || ! grep -q "names stu_mbarrier.sv, not among the files run" "$tmp/err"; then
-  echo "FAIL: --mutants of a file not run: exit $rc, $(cat "$tmp/err")"
-  status=1
-fi
+expect_usage_error "--mutants of no mutant" "no mutant at stu_coalescer.sv:1:1" \
+  --list --files stu_coalescer.sv --mutants stu_coalescer.sv:1:1
+expect_usage_error "--mutants of a file not run" "names stu_mbarrier.sv, not among the files run" \
+  --list --files stu_coalescer.sv --mutants stu_mbarrier.sv:40:1
 "$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv >"$tmp/list"
 one=$(head -1 "$tmp/list" | cut -d: -f1-3)
 if [[ $("$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv --mutants "$one" |
