@@ -4,18 +4,23 @@
 # gpu/prepare_carry.sh); what it learns goes to OUT as at most 8 files:
 #   env.txt        the machine: date, nvidia-smi, nvcc, tools
 #   library.tar.gz `stu run --on gpu --gpu-arch sm_90a` on every tests/sts file: log, rc, program
-#   sass.tar.gz    nvdisasm -g / cuobjdump -sass of the SASS corpus cubins (tests/data/sass)
+#   sass.tar.gz    nvdisasm -g / cuobjdump -sass of the SASS corpus cubins (tests/data/sass),
+#                  the SASS of store_bench and probes, probes.txt, and with the `metrics` part
+#                  ncu_metrics.txt (`ncu --query-metrics`: the counters this ncu knows)
 #   bench.jsonl    gpu/store_bench on gpu/suite.txt (timings)
 #   ncu.csv        Nsight Compute counters of the suite's ncu=1 experiments; ncu_launches.txt
 #                  names each launch; ncu_inst.csv the same launches' instruction counters
 #   check.txt      `stu check -j N` wall time on the machine's cores (the carried mix.ptx, big.ptx)
 #   gpu/device_run.sh CARRY OUT
-# STU_DEVICE_PARTS (default library,sass,bench,probes,check) picks the sections; STU_DEVICE_STS
+# STU_DEVICE_PARTS (default library,sass,bench,probes,check; `metrics` too on request) picks the
+# sections; STU_DEVICE_STS
 # the .sts files of the library section (default tests/sts/*.sts); STU_DEVICE_ONLY (NAME,...)
 # the suite experiments of the bench section (default all); STU_DEVICE_SUITE the suite file
 # (default gpu/suite.txt); STU_DEVICE_METRICS2 the second ncu pass's metrics (default: the
-# instruction counts).
+# instruction counts); STU_DEVICE_NCU_TIMEOUT the seconds each ncu pass may take (default 200);
+# STU_DEVICE_COMMIT the commit the carry was built from (written to env.txt).
 set -u
+ncu_timeout=${STU_DEVICE_NCU_TIMEOUT:-200}
 parts=${STU_DEVICE_PARTS:-library,sass,bench,probes,check}
 only=()
 [[ -n ${STU_DEVICE_ONLY:-} ]] && only=(--only "$STU_DEVICE_ONLY")
@@ -29,6 +34,7 @@ export -f stu
 export C
 {
   date -u +%Y-%m-%dT%H:%M:%SZ
+  echo "commit: ${STU_DEVICE_COMMIT:-unknown}  parts: $parts  suite: $suite"
   uname -a
   nvidia-smi
   nvidia-smi -q -d CLOCK | head -40
@@ -63,16 +69,16 @@ tar -C "$sass" -czf "$O/sass.tar.gz" .
 
 # --- the correlation suite --------------------------------------------------------------------
 if want bench; then
-timeout 90 "$C/store_bench" "$root/$suite" "${only[@]}" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"
+timeout 150 "$C/store_bench" "$root/$suite" "${only[@]}" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"
 echo "store_bench rc=$?" >>"$O/bench.err"
 cat "$O/bench.err" >>"$O/env.txt"; rm -f "$O/bench.err"
 metrics=dram__bytes_write.sum,dram__bytes_read.sum,lts__t_sectors_op_write.sum,lts__t_requests_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg
-timeout 200 ncu --clock-control none --metrics "$metrics" --csv \
+timeout "$ncu_timeout" ncu --clock-control none --metrics "$metrics" --csv \
   "$C/store_bench" "$root/$suite" "${only[@]}" --ncu >"$O/ncu.csv" 2>"$O/ncu_launches.txt"
 echo "ncu rc=$?" >>"$O/ncu_launches.txt"
 # instructions issued (the issue model's input), in a run of its own so that a metric this
 # ncu lacks cannot cost the counters above
-timeout 120 ncu --clock-control none --csv \
+timeout "$ncu_timeout" ncu --clock-control none --csv \
   --metrics "${STU_DEVICE_METRICS2:-smsp__inst_executed.sum,smsp__inst_executed_op_global_st.sum,sm__cycles_elapsed.avg}" \
   "$C/store_bench" "$root/$suite" "${only[@]}" --ncu >"$O/ncu_inst.csv" 2>&1
 echo "ncu inst rc=$?" >>"$O/ncu_launches.txt"
@@ -85,6 +91,7 @@ for rep in $(seq 1 "${STU_DEVICE_PROBE_RUNS:-3}"); do
 done >>"$sass/probes.txt" 2>&1
 [[ -f $sass/probes.txt ]] && cp "$sass/probes.txt" "$O/probes.txt"
 for b in store_bench probes; do cuobjdump -sass "$C/$b" >"$sass/$b.sass.txt" 2>&1; done
+want metrics && timeout 60 ncu --query-metrics >"$sass/ncu_metrics.txt" 2>&1
 tar -C "$sass" -czf "$O/sass.tar.gz" .
 # --- stu check on this machine's cores (issue 22's speed figure), fastest of 5 each ----------
 if want check; then
