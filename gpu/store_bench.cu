@@ -97,11 +97,24 @@ void launch_stream(int unroll, int pad, char* buffer, size_t elems, int repeat) 
     k_stream<Lane, 1, 0><<<kBlocks, kThreads>>>(buffer, elems, repeat, mul);
 }
 
-__global__ void k_strided(char* base, size_t stride, size_t count) {
+__device__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// tail_ns > 0: thread 0 of CTA 0 stays that long after the kernel's start, so that Nsight
+// Compute's counters (which stop with the kernel) include what the L2 sends to DRAM after the
+// last store is acknowledged.
+__global__ void k_strided(char* base, size_t stride, size_t count, unsigned long long tail_ns) {
+  const unsigned long long start = tail_ns ? global_ns() : 0;
   const size_t first = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   const size_t step = size_t(gridDim.x) * blockDim.x;
   for (size_t i = first; i < count; i += step)
     asm volatile("st.global.u32 [%0], %1;" ::"l"(base + i * stride), "r"(uint32_t(i)) : "memory");
+  if (tail_ns && first == 0)
+    while (global_ns() - start < tail_ns) {
+    }
 }
 
 // The launch floor: the same grid with no store (suite.txt kernel `empty`).
@@ -390,8 +403,9 @@ struct Runner {
     } else if (e.kernel == "strided") {
       const size_t stride = parse_size(p("stride", "4"));
       const size_t count = parse_size(p("count", "16M"));
-      const double s =
-          time_best(e, [&] { k_strided<<<kBlocks, kThreads>>>(buffer, stride, count); });
+      const unsigned long long tail_ns = 1000ull * std::stoull(p("tail", "0"));
+      const double s = time_best(
+          e, [&] { k_strided<<<kBlocks, kThreads>>>(buffer, stride, count, tail_ns); });
       if (!ncu) emit(e, "throughput", double(count) / s, "stores/s", s);
     } else if (e.kernel == "chain") {
       const auto it = chain_ops().find(p("op", "st"));
