@@ -1,8 +1,12 @@
 // Dram: the DRAM behind the L2 slices. Timing: the configured bandwidth shared by all
-// slices, `banks` banks (a line's bank is its line number modulo banks; one bank moves at
-// most twice its share of the bandwidth), bursts of `burst_bytes`, and the latency beyond the
-// L2 (dram.latency - l2.hit_latency). Data: its own sparse memory, written with the payload's
-// byte enables, and the bytes each line has received (the golden-image check compares them).
+// slices (reads and writes together at dram.read_write_gbytes_per_s where a write needs a fill
+// read), line accesses (dram.accesses_per_clk; an access to a line whose 256-byte pair partner
+// was just accessed at dram.pair_accesses_per_clk), `banks` banks (a line's bank is a hash of its line
+// number, as DRAM controllers hash address bits; one bank moves at most twice its share of the bandwidth), bursts of
+// `burst_bytes`, and the latency beyond the L2 (dram.latency - l2.hit_latency). Data: its own
+// sparse memory, written with the payload's byte enables, and the bytes each line has received
+// (the golden-image check compares them). A DramData::TrafficOnly transaction takes time and
+// counts, and writes nothing.
 #pragma once
 
 #include <unordered_map>
@@ -44,12 +48,23 @@ class Dram : public Stage {
 
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
-  // A line's bank: its line number modulo the banks.
-  std::size_t bank_of(std::uint64_t line) const { return std::size_t(line >> 7) % banks_.size(); }
+  // The accesses one access of this line costs: 1, or less when its pair partner was the last
+  // pair access in its slot of recent_pairs_ (dram.pair_accesses_per_clk).
+  double access_cost(std::uint64_t line);
+  // A line's bank: a hash of its line number (DRAM controllers hash address bits into
+  // channels and banks: on the H200, strides of 256 B to 2 KiB run at one line rate).
+  std::size_t bank_of(std::uint64_t line) const {
+    return std::size_t(((line >> 7) * 0x9E3779B97F4A7C15ull) >> 32) % banks_.size();
+  }
 
   SimContext& ctx_;
   Calendar bw_;
   Calendar accesses_;  // dram.accesses_per_clk
+  double rw_scale_ = 1.0;  // dram.gbytes_per_s / dram.read_write_gbytes_per_s
+  // The 256-byte pairs accessed last, direct-mapped (a pair's slot is taken by pairs 1 MiB
+  // apart): empty without dram.pair_accesses_per_clk.
+  static constexpr std::size_t kRecentPairs = 4096;
+  std::vector<std::uint64_t> recent_pairs_;
   std::vector<Calendar> banks_;
   struct BankBins {  // each bank's bins, in one small array (the hint reads no bank object)
     const double* used;

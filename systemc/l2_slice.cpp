@@ -6,6 +6,23 @@
 namespace stu::sim {
 
 namespace {
+// The sectors a byte mask enables in part (bit s: sector s).
+std::uint8_t partly_enabled(const golden::LineByteMask& m) {
+  std::uint8_t r = 0;
+  for (unsigned s = 0; s < golden::kLineBytes / golden::kSectorBytes; ++s) {
+    const unsigned n = m.count_range(s * golden::kSectorBytes, (s + 1) * golden::kSectorBytes);
+    if (n != 0 && n != golden::kSectorBytes) r |= std::uint8_t(1u << s);
+  }
+  return r;
+}
+
+golden::LineByteMask sector_bytes(std::uint8_t sectors) {
+  golden::LineByteMask m;
+  for (unsigned s = 0; s < golden::kLineBytes / golden::kSectorBytes; ++s)
+    if (sectors >> s & 1) m.set_range(s * golden::kSectorBytes, golden::kSectorBytes);
+  return m;
+}
+
 golden::WbEntry entry_of(const tlm::tlm_generic_payload& tr, const StoreExtension& x) {
   golden::WbEntry e;
   e.line = tr.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
@@ -28,7 +45,10 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
             calendar_window_bins(ctx.cfg)),
       latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency),
       partition_(index * ctx.cfg.l2.partitions / std::max(ctx.cfg.l2.slices, 1u)),
-      local_(ctx.cfg) {}
+      local_(ctx.cfg) {
+  if (const std::uint32_t n = ctx.cfg.l2.partial_lines)
+    partial_limit_ = std::max<std::size_t>(1, n / std::max(ctx.cfg.l2.slices, 1u));
+}
 
 SliceLocal::SliceLocal(const SimConfig& cfg) {
   if (cfg.l2.slices <= 1) return;
@@ -62,9 +82,13 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   if (r.evicted) {
     s.add(Metric::L2Evictions);
     r.victim.line = global(r.victim.line);
-    const Cycle d =
-        to_dram_line(r.victim, r.victim.dirty, t1 + latency_, nullptr, golden::DramCause::Eviction);
+    const Cycle d = to_dram_line(r.victim, r.victim.dirty, t1 + latency_, nullptr,
+                                 golden::DramCause::Eviction, take_paid(r.victim.line));
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
+    if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
+  }
+  if (partial_limit_ && e.l2.mode != golden::WriteMode::Through) {
+    const Cycle d = hold_partial(line, e.bytes.sectors(), t1 + latency_);
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
   if (mode_ == SimMode::At && to_dram.queued() + to_send_ > kDramQueue) {
@@ -84,12 +108,67 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   return done;
 }
 
+std::uint8_t L2Slice::take_paid(std::uint64_t line) {
+  if (paid_.empty()) return 0;
+  const auto it = paid_.find(line);
+  if (it == paid_.end()) return 0;
+  const std::uint8_t p = it->second;
+  paid_.erase(it);
+  return p;
+}
+
+Cycle L2Slice::hold_partial(std::uint64_t line, std::uint8_t written, Cycle t) {
+  // The line's sectors now written in part, as the cache piece holds them; a sector written
+  // again after it was sent ahead must be written back again.
+  const golden::CacheLookup now = core_->lookup(local(line));
+  const std::uint8_t part = now.hit ? partly_enabled(now.valid) : 0;
+  if (const auto p = paid_.find(line); p != paid_.end()) p->second &= std::uint8_t(~written);
+  if (part) {
+    auto [it, fresh] = partial_.try_emplace(line, std::uint8_t(0));
+    if (fresh) partial_order_.push_back(line);
+    it->second |= part;
+  }
+  Cycle last = 0;
+  while (partial_.size() > partial_limit_) {
+    const std::uint64_t old = partial_order_.front();
+    partial_order_.pop_front();
+    const auto it = partial_.find(old);
+    const std::uint8_t held = it->second;
+    partial_.erase(it);
+    // What is still partly written and dirty (a victim took the line, or later stores filled
+    // the sectors, in the meantime: nothing to send).
+    const golden::CacheLookup l = core_->lookup(local(old));
+    if (!l.hit) continue;
+    const auto p = paid_.find(old);
+    const std::uint8_t before = p == paid_.end() ? 0 : p->second;
+    const std::uint8_t send =
+        std::uint8_t(held & partly_enabled(l.valid) & l.dirty.sectors() & ~before);
+    if (!send) continue;
+    paid_[old] = std::uint8_t(before | send);
+    golden::CacheLineOut out;
+    out.line = old;
+    golden::LineByteMask bytes = sector_bytes(send);
+    bytes.lo &= l.dirty.lo;
+    bytes.hi &= l.dirty.hi;
+    // The fill data is written into the line: an L2 request, and a sector write each.
+    ctx_.stats.add(Metric::L2PartialSentAhead, double(__builtin_popcount(send)));
+    ctx_.stats.add(Metric::L2Requests);
+    ctx_.stats.add(Metric::L2Sectors, double(__builtin_popcount(send)));
+    last = std::max(last, to_dram_line(out, bytes, t, nullptr, golden::DramCause::Eviction, 0,
+                                       DramData::TrafficOnly));
+  }
+  return last;
+}
+
 Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes,
-                            Cycle t, tlm::tlm_generic_payload* waiting, golden::DramCause cause) {
+                            Cycle t, tlm::tlm_generic_payload* waiting, golden::DramCause cause,
+                            std::uint8_t paid, DramData data) {
   tlm::tlm_generic_payload& d = ctx_.pool.acquire();
   StoreExtension& x = store_ext(d);
   x = StoreExtension{};
   x.dram_cause = cause;
+  x.dram_paid_sectors = paid;
+  x.dram_data = data;
   set_line(d, l.line, bytes, l.data.data());
   route_of(d).tag = reinterpret_cast<std::uint64_t>(waiting);
   if (mode_ == SimMode::Lt) {
@@ -131,7 +210,8 @@ Cycle L2Slice::flush(Cycle t) {
   Cycle last = t;
   for (golden::CacheLineOut& l : flushed_) l.line = global(l.line);
   for (const golden::CacheLineOut& l : flushed_)
-    last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush));
+    last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush,
+                                       take_paid(l.line)));
   return last;
 }
 

@@ -4,10 +4,16 @@
 // the L2 bandwidth and its own latency (l2.hit_latency - l1.hit_latency - 2 * xbar.latency).
 // A dirty victim and a write-through go to the DRAM model as new transactions; a write-
 // through store is acknowledged when DRAM acknowledges it, every other store at the slice.
+// Partly written sectors (l2.partial_lines, the slice's share of it): the slice holds that
+// many lines with sectors written in part, oldest first; beyond that it sends the oldest line's
+// still partly written sectors to DRAM at once, as a fill read and a write (the traffic only:
+// the line stays in the cache piece, and its later write back carries their bytes without
+// their traffic). A store whose line does so waits for DRAM to take it (LT), as a victim's.
 #pragma once
 
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -87,9 +93,18 @@ class L2Slice : public Stage {
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
   void will_serve(const tlm::tlm_generic_payload& tr) const override;
+  // A DRAM transaction of the line's `bytes`; `paid`: its sectors sent ahead earlier.
   Cycle to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes, Cycle t,
-                     tlm::tlm_generic_payload* waiting, golden::DramCause cause);
+                     tlm::tlm_generic_payload* waiting, golden::DramCause cause,
+                     std::uint8_t paid = 0, DramData data = DramData::Bytes);
   void dram_ack(tlm::tlm_generic_payload& tr, Cycle c);
+  // l2.partial_lines: note the sectors this write (of `written` sectors) left written in part
+  // (global line), and
+  // send the oldest lines' ahead while the slice holds more than its share. Returns when DRAM
+  // took the last one sent (0: none).
+  Cycle hold_partial(std::uint64_t line, std::uint8_t written, Cycle t);
+  // The sectors sent ahead of a line leaving the cache (and forgets them).
+  std::uint8_t take_paid(std::uint64_t line);
 
   SimContext& ctx_;
   std::unique_ptr<L2Core> core_;
@@ -110,6 +125,13 @@ class L2Slice : public Stage {
   std::size_t to_send_ = 0;                      // DRAM writes scheduled, not yet handed to to_dram
   static constexpr std::size_t kDramQueue = 16;  // AT: DRAM writes waiting to leave
   std::deque<tlm::tlm_generic_payload*> stalled_;  // AT: stores waiting for that room
+  // l2.partial_lines (global line addresses): the lines with sectors held written in part,
+  // oldest first, each with those sectors (bit s: sector s); and the sectors already sent
+  // ahead of lines still in the cache.
+  std::size_t partial_limit_ = 0;  // lines; 0: no limit
+  std::deque<std::uint64_t> partial_order_;
+  std::unordered_map<std::uint64_t, std::uint8_t> partial_;
+  std::unordered_map<std::uint64_t, std::uint8_t> paid_;
 };
 
 }  // namespace stu::sim

@@ -104,12 +104,15 @@ std::vector<Field> fields(SimConfig& c) {
       {"l2", "hit_latency", &c.l2.hit_latency, lat},
       {"l2", "bytes_per_clk", &c.l2.bytes_per_clk, {1, 1u << 20}},
       {"l2", "partitions", &c.l2.partitions, {1, 8}},
+      {"l2", "partial_lines", &c.l2.partial_lines, {0, 1u << 28}},
       {"dram", "latency", &c.dram.latency, lat},
       {"dram", "gbytes_per_s", &c.dram.gbytes_per_s, {1, 1000000}},
       {"dram", "banks", &c.dram.banks, {1, 1024, true}},
       {"dram", "burst_bytes", &c.dram.burst_bytes, {8, 256, true}},
       {"dram", "partial_writes", enum_ref(c.dram.partial_writes, kPartialWriteNames), {}},
       {"dram", "accesses_per_clk", &c.dram.accesses_per_clk, {1, 4096}},
+      {"dram", "pair_accesses_per_clk", &c.dram.pair_accesses_per_clk, {0, 4096}},
+      {"dram", "read_write_gbytes_per_s", &c.dram.read_write_gbytes_per_s, {0, 1000000}},
       {"shared", "banks", &c.shared.banks, {1, 64, true}},
       {"shared", "bank_bytes", &c.shared.bank_bytes, {1, 16, true}},
       {"shared", "latency", &c.shared.latency, lat},
@@ -192,7 +195,9 @@ SimConfig common_assumptions() {
   // 4*16*128 B / 212 cycles = 77 GB/s (docs/calibration.md).
   c.dram.banks = 1024;
   c.dram.burst_bytes = 32;       // assumption: one sector
-  c.dram.accesses_per_clk = 23;  // assumption: as h200 (measured there)
+  // assumption: as h200 (measured there): line accesses, and a pair partner's
+  c.dram.accesses_per_clk = 18;
+  c.dram.pair_accesses_per_clk = 33;
   // assumption for a100/h100/b200 (HBM with ECC on); measured on the H200 (h200 preset)
   c.dram.partial_writes = PartialWrite::ReadModifyWrite;
   c.shared.banks = 32;  // microbench: 128 B/clk shared = 32 x 4 B
@@ -200,6 +205,15 @@ SimConfig common_assumptions() {
   c.mbarrier.latency = 16;      // assumption
   c.sim = {SimMode::Lt, 1000};  // assumption
   return c;
+}
+
+// assumption for a100/h100/b200: what the H200 showed (h200 preset), in proportion: partly
+// written sectors held unfilled in up to an eighth of the L2's lines (H200: 61 k of 480 k),
+// and reads mixed with writes at 5/6 of the DRAM bandwidth (H200: 4.0 of 4.8 TB/s)
+void h200_ratios(SimConfig& c) {
+  c.l2.partial_lines =
+      std::uint32_t(std::uint64_t(c.l2.slices) * c.l2.slice_bytes / golden::kLineBytes / 8);
+  c.dram.read_write_gbytes_per_s = c.dram.gbytes_per_s * 5 / 6;
 }
 
 SimConfig preset_a100() {
@@ -220,6 +234,7 @@ SimConfig preset_a100() {
   c.dsmem = {false, 200, 32};      // no clusters on sm_80; values as h100 (assumption)
   c.tmem = {false, 8000};          // no TMEM on sm_80; value as b200
   c.sm.shared_bytes = 164 * kKiB;  // CUDA C++ Programming Guide: 164 KB per SM on 8.0
+  h200_ratios(c);
   return c;
 }
 
@@ -240,6 +255,7 @@ SimConfig preset_h100() {
   c.shared.latency = 29;          // microbench
   c.dsmem = {true, 200, 32};      // assumption
   c.tmem = {false, 8000};         // no TMEM on sm_90; value as b200
+  h200_ratios(c);
   return c;
 }
 
@@ -257,11 +273,24 @@ SimConfig preset_h200() {
   // measured (data/silicon/h200-2026-11-26-device, ncu): 4-byte stores at stride 8 / 32 / 64
   // read 126.7 / 527.9 / 532 MB from DRAM for 119.1 / 521.3 / 530 MB written
   c.dram.partial_writes = PartialWrite::ReadModifyWrite;
-  // measured (run 11, ncu): 4-byte stores at a 128-byte stride (one sector a line, read and
-  // written) move 8.39 M lines in 360 us, 2 accesses each: 46.6 G accesses/s, 23.5 a cycle,
-  // where whole lines stream at 4.2 TB/s (17 a cycle) and a 64-byte stride (2 sectors a line)
-  // runs at the same 22.6 G lines/s
-  c.dram.accesses_per_clk = 23;
+  // measured (tests/data/silicon/h200-2026-11-27-device runs 13-14, ncu): 4-byte stores a
+  // sector every 2 to 16 lines (strides 256-2048 B), each line's sector read and written (2
+  // accesses), move 17.2-18.0 G lines/s: 17.3-18.2 accesses a cycle at 1980 MHz; where every
+  // line is written (strides 64, 96, 128 B) 22.8-23.4 G lines/s, 23.0-23.6 a cycle: half the
+  // accesses (a pair's second line) at 1 / (2 / 23.4 - 1 / 18) = 33 a cycle. Strides 160 and 192
+  // (4 of 5, 2 of 3 lines) at 20.2 and 19.0 G lines/s lie between
+  c.dram.accesses_per_clk = 18;
+  c.dram.pair_accesses_per_clk = 33;
+  // measured (runs 13-14, ncu): stores writing sectors in part at strides 8-32 B and footprints
+  // of 100 MiB to 1 GiB move DRAM reads and writes together at 3.97-4.04 TB/s (read + write
+  // bytes over gpu__time_duration), where write-only streams reach 4.2-4.3 TB/s
+  c.dram.read_write_gbytes_per_s = 4000;
+  // measured (runs 13-14, ncu, 4-byte stores writing sectors in part at strides of 8 B to 2 KiB,
+  // 16.8 MB to 1.07 GB written once): DRAM reads all but 48-73 k lines' worth (mean 61 k) of
+  // the partly written sectors during the kernel, whatever the footprint or the sectors a line
+  // (4 at stride 8-32, 1 at 128-2048), also with a 200 us tail after the last store and with the
+  // footprint far below the L2's size, and writes them back; whole sectors stay in the L2
+  c.l2.partial_lines = 61000;
   // measured (data/silicon/h200-2026-11-26-device, store_bench warps_mmio_1 / _32): a 32-lane
   // st.mmio every 63.0 / 64.1 cycles on one SM, one lane at a time
   c.lsu.mmio_cycles_per_lane = 2;
@@ -314,6 +343,7 @@ SimConfig preset_b200() {
   c.shared.latency = 29;        // assumption: as h100
   c.dsmem = {true, 200, 32};    // assumption
   c.tmem = {true, 8000};        // microbench: TMEM write ~8 TB/s/SM
+  h200_ratios(c);
   return c;
 }
 

@@ -108,6 +108,10 @@ struct L2Config {
   // m * partitions / sms). A write into another partition's slice passes its own partition
   // first: the home slice is booked, and counts the request and sectors, twice.
   std::uint32_t partitions = 1;
+  // Lines with partly written sectors the L2 holds as they are (byte-masked, not filled), all
+  // slices together; beyond that the oldest such line's partly written sectors are filled from
+  // DRAM and written back at once (docs/tlm.md, "L2"). 0: no limit (filled only at eviction).
+  std::uint32_t partial_lines = 0;
 };
 
 // What DRAM does with a burst the write enables only in part (docs/tlm.md, "DRAM").
@@ -126,6 +130,12 @@ struct DramConfig {
   // Line accesses DRAM starts per core cycle, all channels: a line's write is one, its fill
   // read (partial_writes) another, whatever their bytes (row and column command overhead).
   std::uint32_t accesses_per_clk = 0;
+  // Accesses a cycle to a line whose 256-byte pair partner was just accessed (a DRAM row's
+  // neighbouring lines, docs/tlm.md "DRAM"); 0: every access at accesses_per_clk.
+  std::uint32_t pair_accesses_per_clk = 0;
+  // The channels' rate when a write needs a fill read (reads and writes mixed: bus
+  // turnarounds), GB/s; 0: gbytes_per_s.
+  std::uint32_t read_write_gbytes_per_s = 0;
 };
 
 struct SharedConfig {

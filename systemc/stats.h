@@ -33,6 +33,7 @@ enum class Metric : std::uint8_t {
   L2SectorHits,         // lts__t_sectors_op_write_lookup_hit.sum
   L2SectorMisses,       // lts__t_sectors_op_write_lookup_miss.sum
   L2Evictions,          // stu__lts_evictions_dirty.sum
+  L2PartialSentAhead,   // stu__lts_sectors_partial_sent_ahead.sum (l2.partial_lines)
   DramBytesWrite,       // dram__bytes_write.sum
   DramSectorsWrite,     // dram__sectors_write.sum
   DramBytesRead,        // dram__bytes_read.sum (the fill reads of partly written bursts)

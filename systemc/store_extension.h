@@ -27,6 +27,10 @@ enum class StoreClass : std::uint8_t {
   Mmio,    // STG.E.MMIO.SYS
 };
 
+// What an L2 -> DRAM transaction carries: its bytes (and their traffic), or only the traffic
+// of a partly written sector the L2 filled and wrote back ahead of its line's own write.
+enum class DramData : std::uint8_t { Bytes, TrafficOnly };
+
 struct StoreExtension : tlm::tlm_extension<StoreExtension> {
   golden::Ordering order;
   golden::CacheAttrs cache;
@@ -62,6 +66,12 @@ struct StoreExtension : tlm::tlm_extension<StoreExtension> {
   golden::L2StoreAction l2;
   bool mergeable = true;
   golden::DramCause dram_cause = golden::DramCause::Eviction;  // L2 -> DRAM: why
+  // L2 -> DRAM, l2.partial_lines (docs/tlm.md, "L2"): the sectors (bit s: sector s) whose fill
+  // read and write DRAM already had, when the slice sent them ahead. A line's later write takes
+  // their bytes into DRAM's memory without their time or counters; a DramData::TrafficOnly
+  // transaction is that earlier traffic (time and counters, no bytes).
+  std::uint8_t dram_paid_sectors = 0;
+  DramData dram_data = DramData::Bytes;
 
   tlm::tlm_extension_base* clone() const override { return new StoreExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -368,6 +368,40 @@ TEST(Stats, DramReadsThePartlyWrittenBursts) {
   }
 }
 
+// l2.partial_lines 4, one slice, one SM: the 10 warps of the stride-8 case above write 20 lines
+// in order (warp i: lines 2i and 2i + 1), each with its 4 sectors half written. From the fifth
+// line on, each new line sends the oldest held one ahead: 16 lines, 64 sectors, each read from
+// DRAM and written (2048 bytes each way) during the run, and written into the L2 (an L2 request
+// a line, a sector write a sector). The final flush writes all 20 lines' bytes into DRAM's
+// memory (the golden-image check passes) but moves only the 4 held lines' 512 bytes each way.
+TEST(Stats, TheL2SendsPartlyWrittenLinesAheadBeyondItsShare) {
+  for (const SimMode mode : {SimMode::Lt, SimMode::At}) {
+    SCOPED_TRACE(mode == SimMode::Lt ? "lt" : "at");
+    SimConfig c = *preset("h200");
+    c.sim.mode = mode;
+    c.gpu.sms = 1;
+    c.l2.slices = 1;
+    c.l2.partial_lines = 4;
+    GenParams p;
+    p.warps = 10;
+    p.width = 4;
+    p.stride = 8;
+    std::string e;
+    auto w = make_generator("strided", p, e), ref = make_generator("strided", p, e);
+    ASSERT_TRUE(w && ref) << e;
+    const Outcome o = run_workload(*w, *ref, c);
+    STU_EXPECT_GOLDEN_OK(o);
+    const Stats& s = o.stats;
+    EXPECT_EQ(s.get(Metric::L2PartialSentAhead), 64.0);
+    EXPECT_EQ(s.dram_read_bytes_in_run, 2048.0);
+    EXPECT_EQ(s.dram_bytes_in_run, 2048.0);
+    EXPECT_EQ(s.get(Metric::DramBytesRead), 2560.0);
+    EXPECT_EQ(s.get(Metric::DramBytesWrite), 2560.0);
+    EXPECT_EQ(s.get(Metric::L2Requests), 20.0 + 16.0);
+    EXPECT_EQ(s.get(Metric::L2Sectors), 80.0 + 64.0);
+  }
+}
+
 // l2.partitions = 2 with 2 SMs and 3 slices: SM m is in partition m, slice s in s * 2 / 3 (0,
 // 0, 1). 16 warps of st.global.b32 (stream, width 4): warp i on SM i mod 2 writes line base + 128 i
 // whole. A line whose slice is in the writer's partition is one request of 4 sectors; one in

@@ -156,6 +156,37 @@ TEST_P(Ordering, DramStartsLineAccessesAtItsRate) {
   EXPECT_GE(max_cycle(w) - min_cycle(w), 62u - Calendar::kBinCycles) << dump(o.log);
 }
 
+// 32 write-through 4-byte stores, two to each of 16 line pairs 4 KiB apart: a fill read and a
+// write a line, 64 accesses at one a cycle (62 cycles from the first write to the last, less one
+// booking bin: at least 46). With dram.pair_accesses_per_clk 2 a pair's second line costs half:
+// 16 x (2 + 1) = 48 accesses, the last write at most 48 cycles after the first. Lines 256 bytes
+// apart are no partners: 64 accesses again.
+TEST_P(Ordering, DramAccessesAPairPartnerAtItsOwnRate) {
+  auto span = [&](std::uint64_t partner, std::uint32_t pair_rate) {
+    SimConfig c = cfg();
+    c.dram.accesses_per_clk = 1;
+    c.dram.pair_accesses_per_clk = pair_rate;
+    c.dram.gbytes_per_s = 1000000;
+    Script s;
+    for (unsigned k = 0; k < 32; ++k) {
+      const std::uint64_t line = kBase + 0x1000 * (k / 2) + partner * (k % 2);
+      s.store("st.global.wt.b32 [%rd1], %r1;", k % 2, 0, std::uint16_t(k / 2), 1u,
+              [line](unsigned) { return line; });
+    }
+    const Outcome o = run_script(s, c);
+    STU_EXPECT_GOLDEN_OK(o);
+    const auto w = events(o.log, Event::DramWrite);
+    EXPECT_EQ(w.size(), 32u) << dump(o.log);
+    return w.empty() ? Cycle(0) : max_cycle(w) - min_cycle(w);
+  };
+  const Cycle alone = span(128, 0), paired = span(128, 2), apart = span(256, 2);
+  EXPECT_GE(alone, 62u - Calendar::kBinCycles);
+  EXPECT_GE(apart, 62u - Calendar::kBinCycles);
+  EXPECT_LE(paired, 48u);
+  EXPECT_GE(paired, 46u - Calendar::kBinCycles);
+  EXPECT_LT(paired, alone);
+}
+
 // --- fences (docs/tlm.md, "Write buffer, ordering and completion") ------------------------
 // Fence costs far apart from the latencies, so each rule shows on its own.
 SimConfig fence_config(SimMode mode) {

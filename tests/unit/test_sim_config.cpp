@@ -93,7 +93,10 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.dsmem.bytes_per_clk, 21u);    // 512 B of st.async every 24.2 cycles
   EXPECT_EQ(c.sm.issue_per_clk, 3u);        // 2.9-3.3 instructions a cycle when issue-bound
   EXPECT_EQ(c.gpu.launch_cycles, 10260u);   // the empty grid: 5.18 us at 1980 MHz
-  EXPECT_EQ(c.dram.accesses_per_clk, 23u);  // 46.6 G line accesses/s at a 128-byte stride
+  EXPECT_EQ(c.dram.accesses_per_clk, 18u);  // 17.2-18.0 G lines/s, a sector every 2-16 lines
+  EXPECT_EQ(c.dram.pair_accesses_per_clk, 33u);      // 22.8-23.4 G lines/s, every line
+  EXPECT_EQ(c.dram.read_write_gbytes_per_s, 4000u);  // reads + writes, partly written sectors
+  EXPECT_EQ(c.l2.partial_lines, 61000u);             // 48-73 k lines left unfilled
   EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
   EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
 }
@@ -173,7 +176,7 @@ TEST(SimConfigLoad, UnknownSection_bad) {
 TEST(SimConfigLoad, UnknownKey_bad) {
   EXPECT_EQ(only_error(R"({"l2": {"slcies": 4}})"),
             "l2.slcies: unknown key (known: slices, slice_hash, slice_bytes, ways, hit_latency, "
-            "bytes_per_clk, partitions)");
+            "bytes_per_clk, partitions, partial_lines)");
 }
 
 TEST(SimConfigLoad, MorePartitionsThanSlices_bad) {
@@ -341,13 +344,17 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("gpu").at("launch_cycles"), 10260);
   EXPECT_EQ(doc.at("sm").at("max_warps"), 64);
   EXPECT_EQ(doc.at("sm").at("shared_bytes"), 228 * 1024);
-  // preset + 14 sections; 50 parameters.
+  // h100's, from the H200's proportions: an eighth of 80 x 512 KiB of lines, 5/6 of 3000 GB/s
+  EXPECT_EQ(doc.at("l2").at("partial_lines"), 40960);
+  EXPECT_EQ(doc.at("dram").at("pair_accesses_per_clk"), 33);
+  EXPECT_EQ(doc.at("dram").at("read_write_gbytes_per_s"), 2500);
+  // preset + 14 sections; 53 parameters.
   EXPECT_EQ(doc.size(), 15u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 50u);
+  EXPECT_EQ(params, 53u);
 }
 
 // --- what the modules use -----------------------------------------------------------------
