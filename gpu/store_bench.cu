@@ -2,8 +2,12 @@
 // one JSON object per experiment (docs/correlate.md).
 //
 //   nvcc -O3 -std=c++17 -arch=sm_90a -I include -o store_bench gpu/store_bench.cu
-//   store_bench SUITE [--only NAME[,NAME...]] [--ncu] [--runs N]
+//   store_bench SUITE [--only NAME[,NAME...]] [--ncu] [--runs N] [--warm]
 //
+// Each figure is the best of N launches (default 5) after a warm-up launch; before each timed
+// launch a kernel reads 4 x the L2's size through the L2, so that every launch starts with none
+// of its lines in the L2, as under Nsight Compute and in the model (--warm: no such eviction;
+// the launch then finds the previous launch's lines).
 // --ncu runs each experiment marked ncu=1 exactly once (no warm-up, no repeats) and prints, on
 // stderr, one line "launch N NAME" per kernel launch so that Nsight Compute's rows can be named.
 // Every store is inline PTX (asm volatile with a memory clobber), so the compiler neither merges,
@@ -115,6 +119,20 @@ __global__ void k_strided(char* base, size_t stride, size_t count, unsigned long
   if (tail_ns && first == 0)
     while (global_ns() - start < tail_ns) {
     }
+}
+
+// Empties the L2 of the experiment's lines before a timed launch, as Nsight Compute's cache
+// control does and as the model starts: reads `n` 16-byte words through the L2 (a scratch
+// buffer of 4 x the L2), which evicts every other line, dirty ones written back here, and leaves
+// the L2 holding clean scratch lines.
+__global__ void k_evict(const uint4* p, size_t n, unsigned* sink) {
+  unsigned acc = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = __ldcg(p + i);
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x9E3779B9u) *sink = acc;  // keeps the loads
 }
 
 // The launch floor: the same grid with no store (suite.txt kernel `empty`).
@@ -308,6 +326,10 @@ std::vector<Experiment> read_suite(const std::string& path) {
 struct Runner {
   int runs = 5;
   bool ncu = false;
+  bool warm = false;  // --warm: no L2 eviction before the timed launches
+  uint4* scratch = nullptr;
+  size_t scratch_words = 0;
+  unsigned* sink = nullptr;
   int launches = 0;
   char* buffer = nullptr;
   size_t buffer_bytes = 0;
@@ -336,6 +358,11 @@ struct Runner {
     CHECK(cudaDeviceSynchronize());
     float best = 1e30f;
     for (int r = 0; r < runs; ++r) {
+      if (!warm) {
+        k_evict<<<kBlocks, kThreads>>>(scratch, scratch_words, sink);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+      }
       CHECK(cudaEventRecord(a));
       launch();
       CHECK(cudaEventRecord(b));
@@ -404,8 +431,8 @@ struct Runner {
       const size_t stride = parse_size(p("stride", "4"));
       const size_t count = parse_size(p("count", "16M"));
       const unsigned long long tail_ns = 1000ull * std::stoull(p("tail", "0"));
-      const double s = time_best(
-          e, [&] { k_strided<<<kBlocks, kThreads>>>(buffer, stride, count, tail_ns); });
+      const double s =
+          time_best(e, [&] { k_strided<<<kBlocks, kThreads>>>(buffer, stride, count, tail_ns); });
       if (!ncu) emit(e, "throughput", double(count) / s, "stores/s", s);
     } else if (e.kernel == "chain") {
       const auto it = chain_ops().find(p("op", "st"));
@@ -506,7 +533,8 @@ struct Runner {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s SUITE [--only NAME,...] [--ncu] [--runs N]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s SUITE [--only NAME,...] [--ncu] [--runs N] [--warm]\n",
+                 argv[0]);
     return 2;
   }
   using namespace stu;
@@ -516,6 +544,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "--ncu") {
       runner.ncu = true;
+    } else if (a == "--warm") {
+      runner.warm = true;
     } else if (a == "--runs" && i + 1 < argc) {
       runner.runs = std::atoi(argv[++i]);
     } else if (a == "--only" && i + 1 < argc) {
@@ -538,6 +568,12 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&runner.buffer, runner.buffer_bytes));
   CHECK(cudaMemset(runner.buffer, 0, runner.buffer_bytes));
   CHECK(cudaMalloc(&runner.cycles, 4096 * sizeof(unsigned long long)));
+  runner.scratch_words = 4 * size_t(prop.l2CacheSize) / sizeof(uint4);
+  CHECK(cudaMalloc(&runner.scratch, runner.scratch_words * sizeof(uint4)));
+  CHECK(cudaMemset(runner.scratch, 0, runner.scratch_words * sizeof(uint4)));
+  CHECK(cudaMalloc(&runner.sink, sizeof(unsigned)));
+  k_evict<<<kBlocks, kThreads>>>(runner.scratch, runner.scratch_words, runner.sink);
+  CHECK(cudaDeviceSynchronize());
   for (const auto& e : suite) {
     if (!only.empty() && std::find(only.begin(), only.end(), e.name) == only.end()) continue;
     if (runner.ncu && e.get("ncu") != "1") continue;
@@ -551,5 +587,7 @@ int main(int argc, char** argv) {
   }
   CHECK(cudaFree(runner.buffer));
   CHECK(cudaFree(runner.cycles));
+  CHECK(cudaFree(runner.scratch));
+  CHECK(cudaFree(runner.sink));
   return 0;
 }
