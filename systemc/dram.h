@@ -1,12 +1,12 @@
 // Dram: the DRAM behind the L2 slices. Timing: the configured bandwidth shared by all
 // slices (reads and writes together at dram.read_write_gbytes_per_s where a write needs a fill
 // read), line accesses (dram.accesses_per_clk; an access to a line whose 256-byte pair partner
-// was just accessed at dram.pair_accesses_per_clk), `banks` banks (a line's bank is a hash of its line
-// number, as DRAM controllers hash address bits; one bank moves at most twice its share of the bandwidth), bursts of
-// `burst_bytes`, and the latency beyond the L2 (dram.latency - l2.hit_latency). Data: its own
-// sparse memory, written with the payload's byte enables, and the bytes each line has received
-// (the golden-image check compares them). A DramData::TrafficOnly transaction takes time and
-// counts, and writes nothing.
+// was just accessed at dram.pair_accesses_per_clk), `banks` banks (a line's bank is a hash of its
+// line number, as DRAM controllers hash address bits; one bank moves at most twice its share of the
+// bandwidth), bursts of `burst_bytes`, and the latency beyond the L2 (dram.latency -
+// l2.hit_latency). Data: its own sparse memory, written with the payload's byte enables, and the
+// bytes each line has received (the golden-image check compares them). A DramData::TrafficOnly
+// transaction takes time and counts, and writes nothing.
 #pragma once
 
 #include <unordered_map>
@@ -59,7 +59,7 @@ class Dram : public Stage {
 
   SimContext& ctx_;
   Calendar bw_;
-  Calendar accesses_;  // dram.accesses_per_clk
+  Calendar accesses_;      // dram.accesses_per_clk
   double rw_scale_ = 1.0;  // dram.gbytes_per_s / dram.read_write_gbytes_per_s
   // The 256-byte pairs accessed last, direct-mapped (a pair's slot is taken by pairs 1 MiB
   // apart): empty without dram.pair_accesses_per_clk.

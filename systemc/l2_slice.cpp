@@ -210,8 +210,8 @@ Cycle L2Slice::flush(Cycle t) {
   Cycle last = t;
   for (golden::CacheLineOut& l : flushed_) l.line = global(l.line);
   for (const golden::CacheLineOut& l : flushed_)
-    last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush,
-                                       take_paid(l.line)));
+    last = std::max(
+        last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush, take_paid(l.line)));
   return last;
 }
 

@@ -13,8 +13,8 @@
 
 #include <deque>
 #include <memory>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cache_hints.h"

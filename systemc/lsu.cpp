@@ -277,8 +277,12 @@ void Lsu::issue_lt(const PlannedOp& op) {
         start + Cycle(ctx_.cfg.lsu.mmio_cycles_per_lane) * __builtin_popcount(op.ctx.active);
     t = start;
   }
+  const bool global = op.kind == OpKind::Store && op.res && !op.tcgen05 &&
+                      store_class_of(*op.res, false, op.ctx.cta) == StoreClass::Global;
+  if (global) t = std::max(t, w.store_free);
   const bool warp_waited = t > before_warp;
   t = s.issue.book(t, 1.0);
+  if (global) w.store_free = t + ctx_.cfg.lsu.warp_store_cycles;
   StoreClass cls = StoreClass::Global;
   build(op, txns_, cls);
   count_instruction(st, cls, op);
@@ -423,8 +427,12 @@ void Lsu::issue_at(const PlannedOp& op) {
         first + Cycle(ctx_.cfg.lsu.mmio_cycles_per_lane) * __builtin_popcount(op.ctx.active);
     wait_until(first);
   }
+  const bool global = op.kind == OpKind::Store && op.res && !op.tcgen05 &&
+                      store_class_of(*op.res, false, op.ctx.cta) == StoreClass::Global;
+  if (global) wait_until(w.store_free);
   wait_until(s.issue.book(ctx_.tb.now(), 1.0));
   const Cycle t = ctx_.tb.now();
+  if (global) w.store_free = t + ctx_.cfg.lsu.warp_store_cycles;
   StoreClass cls = StoreClass::Global;
   build(op, txns_, cls);
   count_instruction(st, cls, op);

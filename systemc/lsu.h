@@ -10,6 +10,7 @@
 //   - weak and relaxed (strong) stores pipeline: none waits for another's acknowledgement
 //     (measured on an H200: a relaxed .gpu store issues as fast as a weak one);
 //   - a .mmio store moves one active lane at a time, lsu.mmio_cycles_per_lane each, per SM;
+//   - a warp's global stores (not .mmio) issue at least lsu.warp_store_cycles apart;
 //   - a fence (OpKind::Fence, and the fence before every release store): .cta costs
 //     fence.cta_cycles; wider scopes wait for the warp's earlier stores to be acknowledged
 //     (LT: and for what had left the L1's write buffer by then to reach the L2), then take
@@ -101,7 +102,8 @@ class Lsu : public sc_core::sc_module {
     Cycle visible = 0;  // LT: what its stores pushed out of the L1 is at the L2 (and back)
     Cycle ready = 0;    // LT: no op of the warp issues earlier (its fences)
     unsigned outstanding = 0, tmem_outstanding = 0;  // AT
-    Cycle issued = 0;  // AT: its last op left the warp's instruction issue
+    Cycle issued = 0;      // AT: its last op left the warp's instruction issue
+    Cycle store_free = 0;  // its next global store issues no earlier (lsu.warp_store_cycles)
     // AT: its fence (OpKind::Fence) runs while the LSU goes on; its next op waits for it.
     bool fencing = false;  // waiting for its earlier stores' acknowledgements
     bool fence_sys = false;

@@ -81,6 +81,7 @@ std::vector<Field> fields(SimConfig& c) {
       {"lsu", "issue_width", &c.lsu.issue_width, {1, 8}},
       {"lsu", "outstanding_stores", &c.lsu.outstanding_stores, {1, 4096}},
       {"lsu", "mmio_cycles_per_lane", &c.lsu.mmio_cycles_per_lane, {1, 1000}},
+      {"lsu", "warp_store_cycles", &c.lsu.warp_store_cycles, {0, 1000}},
       {"fence", "cta_cycles", &c.fence.cta_cycles, lat},
       {"fence", "gpu_cycles", &c.fence.gpu_cycles, lat},
       {"fence", "sys_cycles", &c.fence.sys_cycles, lat},
@@ -169,8 +170,9 @@ std::uint64_t value_of(const FieldPtr& p) {
 
 SimConfig common_assumptions() {
   SimConfig c;
-  c.lsu = {1, 32, 2};             // assumption, but mmio_cycles_per_lane: as h200 (measured there)
-  c.fence = {16, 269, 1025, 24};  // assumption: as h200 (measured there)
+  // assumption, but mmio_cycles_per_lane and warp_store_cycles: as h200 (measured there)
+  c.lsu = {1, 32, 2, 8};
+  c.fence = {13, 269, 1025, 24};  // assumption: as h200 (measured there)
   c.sm.issue_per_clk = 3;         // assumption: as h200 (measured there)
   // CUDA C++ Programming Guide (SIMT architecture; 7.x and later): a warp scheduler issues one
   // instruction a cycle, and a warp belongs to one scheduler
@@ -194,7 +196,7 @@ SimConfig common_assumptions() {
   // each held for dram.latency - l2.hit_latency, so 16 banks capped h100's streaming writes at
   // 4*16*128 B / 212 cycles = 77 GB/s (docs/calibration.md).
   c.dram.banks = 1024;
-  c.dram.burst_bytes = 32;       // assumption: one sector
+  c.dram.burst_bytes = 32;  // assumption: one sector
   // assumption: as h200 (measured there): line accesses, and a pair partner's
   c.dram.accesses_per_clk = 18;
   c.dram.pair_accesses_per_clk = 33;
@@ -294,10 +296,17 @@ SimConfig preset_h200() {
   // measured (data/silicon/h200-2026-11-26-device, store_bench warps_mmio_1 / _32): a 32-lane
   // st.mmio every 63.0 / 64.1 cycles on one SM, one lane at a time
   c.lsu.mmio_cycles_per_lane = 2;
-  // measured (same run): chain_release_cta 16.5 cycles; chain_fence_ar_gpu / _sc_gpu 268.7;
-  // chain_fence_sc_sys 1024.7 (and st.mmio + fence.sc.sys 1030: the drain overlaps a .sys
-  // fence); warps_release_32 23.6 cycles per warp store (one SM's fences, one after another)
-  c.fence = {16, 269, 1025, 24};
+  // measured (tests/data/silicon/h200-2026-11-27-device runs 13 and 16): one thread's unrolled
+  // stores to new lines, 2.44 instructions a store (ncu), issue every 7.6-7.85 cycles
+  // (chain_weak, _relaxed_*, _volatile); one warp's whole-line stores every 9.4 (warps_weak_1,
+  // 4.35 instructions); .mmio ones every 5.1 (chain_mmio): not the SM's issue, a warp's own
+  c.lsu.warp_store_cycles = 8;
+  // measured (data/silicon/h200-2026-11-26-device): chain_release_cta 16.5 cycles an iteration,
+  // of which its 3.44 instructions (h200-2026-11-27-device run 13, ncu) issue before the fence:
+  // 13; chain_fence_ar_gpu / _sc_gpu 268.7; chain_fence_sc_sys 1024.7 (and st.mmio +
+  // fence.sc.sys 1030: the drain overlaps a .sys fence); warps_release_32 23.6 cycles per warp
+  // store (one SM's fences, one after another)
+  c.fence = {13, 269, 1025, 24};
   // measured (same run, warps_weak_4 / _16 / _32 and warps_relaxed_*): one SM stores a whole
   // 128-byte line every 4.0 cycles, weak or relaxed
   c.l1.bytes_per_clk = 32;

@@ -344,13 +344,19 @@ int run_correlate(const CorrelateArgs& a) {
     }
     row.silicon = mit->second.value;
     ModelRun m = plan_run(e, cfg.gpu.sms, a.max_warps);
-    // The kernel's instructions a warp store, where ncu counted them: the workload's own
-    // description (what the SM must issue), not a figure of the model's.
+    // The kernel's instructions a warp op, where ncu counted them: the workload's own
+    // description (what the SM must issue), not a figure of the model's. A warp op is a warp
+    // store (ncu's global store instructions), or for a chain each `+`-joined part of an
+    // iteration (a fence-only chain stores nothing).
     if (const auto nit = ncu.find(e.name); nit != ncu.end()) {
       const auto all = nit->second.find("smsp__inst_executed.sum");
       const auto st = nit->second.find("smsp__inst_executed_op_global_st.sum");
-      if (all != nit->second.end() && st != nit->second.end() && st->second > 0)
-        m.params.instructions = all->second / st->second;
+      double ops = st != nit->second.end() ? st->second : 0;
+      if (e.kernel == "chain") {
+        const std::string op = e.get("op", "st");
+        ops = double(m.full_warps) * double(1 + std::count(op.begin(), op.end(), '+'));
+      }
+      if (all != nit->second.end() && ops > 0) m.params.instructions = all->second / ops;
     }
     if (m.generator.empty()) {
       row.note = m.why;

@@ -310,6 +310,34 @@ TEST_P(Ordering, ReleaseStoresOfWarpsOverlapTheirFences) {
     EXPECT_EQ(done[k], done[0] + k * c.fence.interval) << dump(o.log);
 }
 
+// --- a warp's global stores (lsu.warp_store_cycles) ----------------------------------------
+// lsu.warp_store_cycles 50: warp 0 issues four one-lane weak global stores to new lines, 50
+// cycles apart (the SM issues one store a cycle: nothing else would hold them). Warp 1's store,
+// next in the feed, is not held by warp 0's limit: LT issues it in between; AT's one LSU thread
+// takes the ops in feed order, so it follows warp 0's last store at once. A .mmio store of warp 0
+// after them is not held by the limit (it would wait until first + 200).
+TEST_P(Ordering, AWarpsGlobalStoresIssueWarpStoreCyclesApart) {
+  SimConfig c = cfg();
+  c.lsu.warp_store_cycles = 50;
+  Script s;
+  for (unsigned k = 0; k < 4; ++k)
+    s.store("st.global.b32 [%rd1], %r1;", 0, 0, 0, 1u, [k](unsigned) { return kBase + 0x80 * k; });
+  s.store("st.global.b32 [%rd1], %r1;", 0, 0, 1, 1u, [](unsigned) { return kBase + 0x1000; });
+  s.store("st.mmio.relaxed.sys.global.b32 [%rd1], %r1;", 0, 0, 0, 1u,
+          [](unsigned) { return kBase + 0x2000; });
+  const Outcome o = run_script(s, c);
+  STU_EXPECT_GOLDEN_OK(o);
+  const Cycle first = one(o.log, Event::Issue, s.id_of(0));
+  for (unsigned k = 1; k < 4; ++k)
+    EXPECT_EQ(one(o.log, Event::Issue, s.id_of(k)), first + 50 * k) << dump(o.log);
+  const Cycle warp1 = one(o.log, Event::Issue, s.id_of(4));
+  if (GetParam() == SimMode::Lt)
+    EXPECT_LT(warp1, first + 50) << dump(o.log);
+  else
+    EXPECT_LE(warp1, first + 150 + Calendar::kBinCycles) << dump(o.log);
+  EXPECT_LT(one(o.log, Event::Issue, s.id_of(5)), first + 200) << dump(o.log);
+}
+
 // --- .mmio: one lane at a time ---------------------------------------------------------------
 // A 32-lane st.mmio, then a 1-lane one on the same SM (another warp): the second's lane goes
 // after the first's 32 lanes, lsu.mmio_cycles_per_lane each (an H200: 63-64 cycles a warp).
