@@ -77,7 +77,11 @@ void Lsu::main() {
     }
     ++ops_done_;
   }
-  if (ctx_.cfg.sim.mode == SimMode::Lt) qk_.sync();
+  if (ctx_.cfg.sim.mode == SimMode::Lt) {
+    qk_.sync();
+  } else {
+    for (SmState& s : sms_) finish_wait_at(s);
+  }
   waiting_for_feed_ = true;
   ended_ = true;
 }
@@ -370,10 +374,27 @@ void Lsu::end_fence(WarpState& w, Cycle drained, Cycle done) {
   max_cursor_ = std::max(max_cursor_, done);
 }
 
+void Lsu::finish_wait_at(SmState& s) {
+  if (!s.wait) return;
+  const SmState::PendingWait pw = *s.wait;
+  for (;;) {
+    const Cycle c = mbu_.phase_done(pw.cta, pw.offset, pw.parity);
+    if (c != kLater) {
+      s.cursor = std::max(s.cursor, c);
+      break;
+    }
+    wait(mbu_.changed());
+  }
+  s.wait.reset();
+  ctx_.stats.add(Metric::LsuStallOrdering, double(s.cursor - pw.start));
+  max_cursor_ = std::max(max_cursor_, s.cursor);
+}
+
 void Lsu::issue_at(const PlannedOp& op) {
   SmState& s = sms_[op.sm % sms_.size()];
   WarpState& w = warp(op);
   Stats& st = ctx_.stats;
+  finish_wait_at(s);
   wait_until(s.cursor);
   // The warp's own fence ends first; the SM's other warps went on meanwhile.
   while (w.fencing) wait(acked_);
@@ -390,17 +411,9 @@ void Lsu::issue_at(const PlannedOp& op) {
   }
   w.issued = ctx_.tb.now();
   const Cycle start = ctx_.tb.now();
-  if (op.kind == OpKind::MbarWait) {
-    for (;;) {
-      const Cycle c = mbu_.phase_done(op.ctx.cta, op.mbar_offset, op.parity);
-      if (c != kLater) {
-        wait_until(c);
-        break;
-      }
-      wait(mbu_.changed());
-    }
-    st.add(Metric::LsuStallOrdering, double(ctx_.tb.now() - start));
-    s.cursor = ctx_.tb.now();
+  if (op.kind == OpKind::MbarWait) {  // the SM's next op waits for the phase (finish_wait_at)
+    s.wait = SmState::PendingWait{op.ctx.cta, op.mbar_offset, op.parity, start};
+    s.cursor = start;
     return;
   }
   if (op.kind == OpKind::TmemWait) {

@@ -120,6 +120,15 @@ class Lsu : public sc_core::sc_module {
     std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> acks;  // LT
     unsigned outstanding = 0;                                                  // AT
     bool active = false;  // LT: has issued (its cursor counts for the quantum keeper)
+    // AT: an mbarrier wait the SM has issued and not yet seen end: its next op (or the end of
+    // the workload) waits for the phase; the LSU thread goes on with the other SMs meanwhile.
+    struct PendingWait {
+      std::uint32_t cta = 0;
+      std::uint64_t offset = 0;
+      std::uint32_t parity = 0;
+      Cycle start = 0;
+    };
+    std::optional<PendingWait> wait;
   };
   struct Slot {  // AT: an issued instruction waiting for its acknowledgements
     unsigned remaining = 0;
@@ -140,6 +149,8 @@ class Lsu : public sc_core::sc_module {
   void ack_at(tlm::tlm_generic_payload& tr, Cycle c);
   // LT: when a fence of `scope` by warp `w` on SM `s` that may start at `t` ends.
   Cycle fence_lt(SmState& s, const WarpState& w, isa::Scope scope, Cycle t);
+  // AT: waits until the SM's pending mbarrier wait (if any) ends.
+  void finish_wait_at(SmState& s);
   // AT: waits until that fence ends (the fence before a release store).
   void fence_at(SmState& s, WarpState& w, isa::Scope scope);
   // AT: starts a fence op of warp `w` without waiting; end_fence() sets when it ends (`done`,

@@ -8,7 +8,8 @@ SharedMem::SharedMem(const sc_core::sc_module_name& name, SimContext& ctx)
               [this](tlm::tlm_generic_payload& tr, Cycle c) { mbar_ack(tr, c); }),
       ctx_(ctx),
       banks_(ctx.cfg.gpu.sms, Banks(calendar_window_bins(ctx.cfg))),
-      dsmem_(double(ctx.cfg.dsmem.bytes_per_clk), calendar_window_bins(ctx.cfg)) {
+      dsmem_(ctx.cfg.gpu.sms,
+             Calendar(double(ctx.cfg.dsmem.bytes_per_clk), calendar_window_bins(ctx.cfg))) {
   SC_HAS_PROCESS(SharedMem);
   SC_METHOD(release_due);
   sensitive << timer_;
@@ -45,7 +46,7 @@ Cycle SharedMem::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   const golden::LineByteMask m = x.bytes;
   Cycle t1;
   if (cta != x.cta) {  // DSMEM: through the cluster network
-    t1 = dsmem_.book(t, double(m.count())) + ctx_.cfg.dsmem.latency;
+    t1 = dsmem_[x.sm % dsmem_.size()].book(t, double(m.count())) + ctx_.cfg.dsmem.latency;
     ctx_.stats.add(Metric::DsmemBytes, m.count());
   } else {
     Banks& b = banks_[x.sm % banks_.size()];  // the issuing SM's: the CTA lives there

@@ -44,7 +44,8 @@ class SharedMem : public Stage {
   // Per SM: an own-CTA store uses the banks of the SM it issues on (that CTA's SM). The image
   // keeps one shared memory per cluster rank; its timing is each SM's own.
   std::vector<Banks> banks_;
-  Calendar dsmem_;
+  // Per SM: the port a DSMEM store leaves its SM by (dsmem.bytes_per_clk each).
+  std::vector<Calendar> dsmem_;
   std::vector<std::string> errors_;
   unsigned mbar_outstanding_ = 0;
   std::vector<std::pair<Cycle, tlm::tlm_generic_payload*>> pending_;

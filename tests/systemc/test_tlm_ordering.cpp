@@ -433,7 +433,8 @@ TEST_P(Ordering, MmioStoresNeverMerge) {
 constexpr std::uint64_t kMbar = 0, kBuf = 0x400;
 constexpr std::uint32_t kAsyncBytes = 32 * 16;
 
-Script cluster_script() {
+// `sm0_after_wait`: a global store of SM 0 comes right after the wait (op 3; SM 1's is op 4).
+Script cluster_script(bool sm0_after_wait = false) {
   Script s;
   s.mc.cluster_ctas = 2;
   s.mc.warps_per_cta = 1;
@@ -451,6 +452,8 @@ Script cluster_script() {
       4);  // op 1
   for (unsigned l = 0; l < 32; ++l) st.ops.mbar[l] = golden::shared_cluster_addr(mc, 1, kMbar);
   s.other(OpKind::MbarWait, 1, 1, 0, kMbar, 0, 0);  // op 2
+  if (sm0_after_wait)
+    s.store("st.global.b32 [%rd1], %r1;", 0, 0, 0, 1u, [](unsigned) { return kBase + 0x5080; });
   s.store("st.global.b32 [%rd1], %r1;", 1, 1, 0, 1u, [](unsigned) { return kBase + 0x5000; });
   return s;  // op 3
 }
@@ -474,6 +477,19 @@ TEST_P(Ordering, MbarWaitHoldsTheWarpUntilThePhaseCompletes) {
   const auto phases = events(o.log, Event::MbarPhase);
   ASSERT_EQ(phases.size(), 1u) << dump(o.log);
   EXPECT_GE(one(o.log, Event::Issue, s.id_of(3)), phases[0].cycle) << dump(o.log);
+}
+
+// The wait holds its own SM only: a store of SM 0 that follows it in the feed issues before
+// the phase completes, in LT (per-SM cursors) and in AT (the LSU thread leaves the wait pending
+// on SM 1 and goes on; until 2026-11-27 it waited, and SM 0's store with it).
+TEST_P(Ordering, AnMbarWaitHoldsItsSmNotTheOthers) {
+  const Script s = cluster_script(true);
+  const Outcome o = run_script(s, cfg());
+  STU_EXPECT_GOLDEN_OK(o);
+  const auto phases = events(o.log, Event::MbarPhase);
+  ASSERT_EQ(phases.size(), 1u) << dump(o.log);
+  EXPECT_LT(one(o.log, Event::Issue, s.id_of(3)), phases[0].cycle) << dump(o.log);
+  EXPECT_GE(one(o.log, Event::Issue, s.id_of(4)), phases[0].cycle) << dump(o.log);
 }
 
 // A warp that waits for a phase no operation completes (no arrive, no st.async): the run ends
