@@ -88,7 +88,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
   if (partial_limit_ && e.l2.mode != golden::WriteMode::Through) {
-    const Cycle d = hold_partial(line, e.bytes.sectors(), t1 + latency_);
+    const Cycle d = hold_partial(line, e.bytes, t1 + latency_);
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
   if (mode_ == SimMode::At && to_dram.queued() + to_send_ > kDramQueue) {
@@ -117,12 +117,16 @@ std::uint8_t L2Slice::take_paid(std::uint64_t line) {
   return p;
 }
 
-Cycle L2Slice::hold_partial(std::uint64_t line, std::uint8_t written, Cycle t) {
-  // The line's sectors now written in part, as the cache piece holds them; a sector written
-  // again after it was sent ahead must be written back again.
+Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& written, Cycle t) {
+  // A sector written again after it was sent ahead must be written back again.
+  if (!paid_.empty())
+    if (const auto p = paid_.find(line); p != paid_.end())
+      p->second &= std::uint8_t(~written.sectors());
+  // A write of whole sectors leaves no sector written in part; else the line's sectors now
+  // written in part, as the cache piece holds them.
+  if (!partly_enabled(written)) return 0;
   const golden::CacheLookup now = core_->lookup(local(line));
   const std::uint8_t part = now.hit ? partly_enabled(now.valid) : 0;
-  if (const auto p = paid_.find(line); p != paid_.end()) p->second &= std::uint8_t(~written);
   if (part) {
     auto [it, fresh] = partial_.try_emplace(line, std::uint8_t(0));
     if (fresh) partial_order_.push_back(line);

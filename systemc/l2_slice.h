@@ -98,11 +98,11 @@ class L2Slice : public Stage {
                      tlm::tlm_generic_payload* waiting, golden::DramCause cause,
                      std::uint8_t paid = 0, DramData data = DramData::Bytes);
   void dram_ack(tlm::tlm_generic_payload& tr, Cycle c);
-  // l2.partial_lines: note the sectors this write (of `written` sectors) left written in part
+  // l2.partial_lines: note the sectors this write (of the bytes `written`) left written in part
   // (global line), and
   // send the oldest lines' ahead while the slice holds more than its share. Returns when DRAM
   // took the last one sent (0: none).
-  Cycle hold_partial(std::uint64_t line, std::uint8_t written, Cycle t);
+  Cycle hold_partial(std::uint64_t line, const golden::LineByteMask& written, Cycle t);
   // The sectors sent ahead of a line leaving the cache (and forgets them).
   std::uint8_t take_paid(std::uint64_t line);
 
