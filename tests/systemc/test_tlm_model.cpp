@@ -352,10 +352,7 @@ TEST(Stats, DramReadsThePartlyWrittenBursts) {
     p.warps = 10;
     p.width = 4;
     p.stride = k.stride;
-    std::string e;
-    auto w = make_generator("strided", p, e), ref = make_generator("strided", p, e);
-    ASSERT_TRUE(w && ref) << e;
-    const Outcome o = run_workload(*w, *ref, c);
+    const Outcome o = run_generator("strided", p, c);
     STU_EXPECT_GOLDEN_OK(o);
     const Stats& s = o.stats;
     EXPECT_EQ(s.get(Metric::DramBytesWrite), k.stride == 8 ? 2560.0 : 1280.0);
@@ -386,10 +383,7 @@ TEST(Stats, TheL2SendsPartlyWrittenLinesAheadBeyondItsShare) {
     p.warps = 10;
     p.width = 4;
     p.stride = 8;
-    std::string e;
-    auto w = make_generator("strided", p, e), ref = make_generator("strided", p, e);
-    ASSERT_TRUE(w && ref) << e;
-    const Outcome o = run_workload(*w, *ref, c);
+    const Outcome o = run_generator("strided", p, c);
     STU_EXPECT_GOLDEN_OK(o);
     const Stats& s = o.stats;
     EXPECT_EQ(s.get(Metric::L2PartialSentAhead), 64.0);
@@ -728,10 +722,7 @@ TEST(TimingStyles, LtAndAtAgreeOnEveryGenerator) {
       GenParams p;
       p.warps = 20000;
       p.sms = 8;
-      std::string e;
-      auto w = make_generator(g.name, p, e), ref = make_generator(g.name, p, e);
-      ASSERT_TRUE(w && ref) << g.name << ": " << e;
-      const Outcome o = run_workload(*w, *ref, c);
+      const Outcome o = run_generator(g.name, p, c);
       STU_EXPECT_GOLDEN_OK(o);
       cycles[m] = double(o.stats.cycles);
     }
@@ -845,10 +836,7 @@ TEST(TraceTiming, TraceAndGeneratorAgree) {
       p.sms = c.gpu.sms;
       p.width = k.width;
       p.instructions = 4;
-      std::string e;
-      auto g = make_generator("stream", p, e), gref = make_generator("stream", p, e);
-      ASSERT_TRUE(g && gref) << e;
-      const Outcome og = run_workload(*g, *gref, c);
+      const Outcome og = run_generator("stream", p, c);
       STU_EXPECT_GOLDEN_OK(og);
       EXPECT_EQ(ot.stats.warp_ops, ops);
       EXPECT_EQ(og.stats.warp_ops, ops);

@@ -139,6 +139,16 @@ inline Outcome run_workload(Workload& w, Workload& ref, const SimConfig& cfg,
   return o;
 }
 
+// Runs generator `name` with `p` (and a second instance as the golden reference) on `cfg`; a
+// generator that cannot be made fails the test and runs nothing.
+inline Outcome run_generator(const std::string& name, const GenParams& p, const SimConfig& cfg) {
+  std::string e;
+  auto w = make_generator(name, p, e), ref = make_generator(name, p, e);
+  EXPECT_TRUE(w && ref) << name << ": " << e;
+  if (!w || !ref) return Outcome{};
+  return run_workload(*w, *ref, cfg);
+}
+
 inline Outcome run_script(const Script& s, const SimConfig& cfg) {
   VectorWorkload w(s), ref(s);
   return run_workload(w, ref, cfg);
