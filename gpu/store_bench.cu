@@ -206,14 +206,19 @@ __device__ __forceinline__ void chain_step(char* p, uint32_t v) {
     asm volatile("fence.sc.sys;" ::: "memory");
 }
 
+// tail_ns > 0: the thread stays that long after its timed pass (as k_strided's tail).
 template <int Op>
-__global__ void k_chain(char* base, int count, unsigned long long* cycles) {
+__global__ void k_chain(char* base, int count, unsigned long long* cycles,
+                        unsigned long long tail_ns) {
   // One warm-up pass over other lines, then the timed pass.
   for (int i = 0; i < 64; ++i) chain_step<Op>(base + (size_t(count) + i) * 128, i);
   const unsigned long long t0 = clock64();
   for (int i = 0; i < count; ++i) chain_step<Op>(base + size_t(i) * 128, i);
   const unsigned long long t1 = clock64();
   *cycles = t1 - t0;
+  const unsigned long long start = tail_ns ? global_ns() : 0;
+  while (tail_ns && global_ns() - start < tail_ns) {
+  }
 }
 
 // `warps` warps of one CTA (one SM), all 32 lanes: warp w's iteration i stores a whole new
@@ -443,6 +448,7 @@ struct Runner {
       const int count = std::stoi(p("count", "4096"));
       // warps=W: W whole warps on one SM (k_warps), else one thread (k_chain).
       const int warps = std::stoi(p("warps", "0"));
+      const unsigned long long tail_ns = 1000ull * std::stoull(p("tail", "0"));
       auto launch = [&] {
         switch (it->second) {
 #define CHAIN_CASE(op)                                              \
@@ -450,7 +456,7 @@ struct Runner {
     if (warps > 0)                                                  \
       k_warps<op><<<1, 32 * warps>>>(buffer, count, warps, cycles); \
     else                                                            \
-      k_chain<op><<<1, 1>>>(buffer, count, cycles);                 \
+      k_chain<op><<<1, 1>>>(buffer, count, cycles, tail_ns);        \
     break;
           CHAIN_CASE(kSt)
           CHAIN_CASE(kStRelaxedGpu)

@@ -95,6 +95,10 @@ ModelRun plan_run(const correlate::Experiment& e, std::uint32_t sms, std::uint64
   } else if (e.kernel == "chain") {
     // One thread (warps absent), or W whole warps of one SM; each iteration the op (stores to
     // a new line, fences) as store_bench's k_chain / k_warps do.
+    if (!e.get("tail").empty()) {
+      m.why = "silicon only: tail= keeps the kernel alive for Nsight Compute's counters";
+      return m;
+    }
     const std::uint64_t w = e.get("warps").empty() ? 0 : size_param(e, "warps", "1", why);
     const std::uint64_t count = size_param(e, "count", "4096", why);
     m.generator = "sm_chain";
