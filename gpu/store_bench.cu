@@ -578,8 +578,10 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&runner.scratch, runner.scratch_words * sizeof(uint4)));
   CHECK(cudaMemset(runner.scratch, 0, runner.scratch_words * sizeof(uint4)));
   CHECK(cudaMalloc(&runner.sink, sizeof(unsigned)));
-  k_evict<<<kBlocks, kThreads>>>(runner.scratch, runner.scratch_words, runner.sink);
-  CHECK(cudaDeviceSynchronize());
+  if (!runner.ncu) {  // under ncu every launch is profiled and named: no launch of its own
+    k_evict<<<kBlocks, kThreads>>>(runner.scratch, runner.scratch_words, runner.sink);
+    CHECK(cudaDeviceSynchronize());
+  }
   for (const auto& e : suite) {
     if (!only.empty() && std::find(only.begin(), only.end(), e.name) == only.end()) continue;
     if (runner.ncu && e.get("ncu") != "1") continue;
