@@ -43,22 +43,30 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   // The traffic: the bytes, less the sectors whose traffic an earlier TrafficOnly transaction
   // had (l2.partial_lines).
   golden::LineByteMask moved = m;
-  for (unsigned s = 0; s < golden::kLineBytes / golden::kSectorBytes; ++s) {
-    if (!(x.dram_paid_sectors >> s & 1)) continue;
-    golden::LineByteMask sector;
-    sector.set_range(s * golden::kSectorBytes, golden::kSectorBytes);
-    moved.lo &= ~sector.lo;
-    moved.hi &= ~sector.hi;
+  if (const std::uint8_t paid = x.dram_paid_sectors) {
+    const std::uint64_t lo_off = (paid & 1 ? 0xFFFF'FFFFull : 0) | (paid & 2 ? ~0ull << 32 : 0);
+    const std::uint64_t hi_off = (paid & 4 ? 0xFFFF'FFFFull : 0) | (paid & 8 ? ~0ull << 32 : 0);
+    moved.lo &= ~lo_off;
+    moved.hi &= ~hi_off;
   }
   // Bursts: every burst-sized chunk with an enabled byte moves whole. A chunk enabled only in
   // part is read first where DRAM writes whole bursts (dram.partial_writes): a read, then the
   // write, on the same bank.
   const unsigned burst = ctx_.cfg.dram.burst_bytes;
   unsigned bursts = 0, partial = 0;
-  for (unsigned b = 0; b < golden::kLineBytes; b += burst) {
-    const unsigned n = moved.count_range(b, b + burst);
-    bursts += n != 0;
-    partial += n != 0 && n != burst;
+  if (burst == golden::kSectorBytes) {  // a burst a sector: its 32 enable bits at once
+    const std::uint32_t w[4] = {std::uint32_t(moved.lo), std::uint32_t(moved.lo >> 32),
+                                std::uint32_t(moved.hi), std::uint32_t(moved.hi >> 32)};
+    for (const std::uint32_t s : w) {
+      bursts += s != 0;
+      partial += s != 0 && s != ~0u;
+    }
+  } else {
+    for (unsigned b = 0; b < golden::kLineBytes; b += burst) {
+      const unsigned n = moved.count_range(b, b + burst);
+      bursts += n != 0;
+      partial += n != 0 && n != burst;
+    }
   }
   const unsigned reads =
       ctx_.cfg.dram.partial_writes == PartialWrite::ReadModifyWrite ? partial : 0;

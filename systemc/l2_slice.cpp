@@ -6,13 +6,15 @@
 namespace stu::sim {
 
 namespace {
+static_assert(golden::kLineBytes == 4 * golden::kSectorBytes, "a line is 4 sectors of 32 bytes");
+
 // The sectors a byte mask enables in part (bit s: sector s).
 std::uint8_t partly_enabled(const golden::LineByteMask& m) {
+  const std::uint32_t w[4] = {std::uint32_t(m.lo), std::uint32_t(m.lo >> 32), std::uint32_t(m.hi),
+                              std::uint32_t(m.hi >> 32)};
   std::uint8_t r = 0;
-  for (unsigned s = 0; s < golden::kLineBytes / golden::kSectorBytes; ++s) {
-    const unsigned n = m.count_range(s * golden::kSectorBytes, (s + 1) * golden::kSectorBytes);
-    if (n != 0 && n != golden::kSectorBytes) r |= std::uint8_t(1u << s);
-  }
+  for (unsigned s = 0; s < 4; ++s)
+    if (w[s] != 0 && w[s] != ~0u) r |= std::uint8_t(1u << s);
   return r;
 }
 
