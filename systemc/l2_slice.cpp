@@ -111,7 +111,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
 }
 
 std::uint8_t L2Slice::take_paid(std::uint64_t line) {
-  if (paid_.empty()) return 0;
+  if (!maybe_paid(line)) return 0;
   const auto it = paid_.find(line);
   if (it == paid_.end()) return 0;
   const std::uint8_t p = it->second;
@@ -120,8 +120,9 @@ std::uint8_t L2Slice::take_paid(std::uint64_t line) {
 }
 
 Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& written, Cycle t) {
-  // A sector written again after it was sent ahead must be written back again.
-  if (!paid_.empty())
+  // A sector written again after it was sent ahead must be written back again (the filter
+  // says which lines may have sectors sent ahead: most writes need no look in paid_).
+  if (maybe_paid(line))
     if (const auto p = paid_.find(line); p != paid_.end())
       p->second &= std::uint8_t(~written.sectors());
   // A write of whole sectors leaves no sector written in part; else the line's sectors now
@@ -134,6 +135,9 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
     if (fresh) partial_order_.push_back(line);
     it->second |= part;
   }
+  // A host-speed hint: the set of a line that will be sent ahead a few writes from now.
+  if (partial_order_.size() > kPartialLookAhead)
+    core_->prefetch(local(partial_order_[kPartialLookAhead]));
   Cycle last = 0;
   while (partial_.size() > partial_limit_) {
     const std::uint64_t old = partial_order_.front();
@@ -151,6 +155,7 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
         std::uint8_t(held & partly_enabled(l.valid) & l.dirty.sectors() & ~before);
     if (!send) continue;
     paid_[old] = std::uint8_t(before | send);
+    paid_filter_[filter_slot(old)] |= filter_bit(old);
     golden::CacheLineOut out;
     out.line = old;
     golden::LineByteMask bytes = sector_bytes(send);

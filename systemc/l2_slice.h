@@ -132,6 +132,22 @@ class L2Slice : public Stage {
   std::deque<std::uint64_t> partial_order_;
   std::unordered_map<std::uint64_t, std::uint8_t> partial_;
   std::unordered_map<std::uint64_t, std::uint8_t> paid_;
+  // Host speed: a bit per hash of a line, set when the line has sectors sent ahead (never
+  // cleared): a clear bit means paid_ has no entry for it. And how far ahead of the oldest
+  // held line its set is prefetched.
+  static constexpr std::size_t kPaidFilterWords = 1024;  // 64 Ki bits
+  static constexpr std::size_t kPartialLookAhead = 8;
+  std::vector<std::uint64_t> paid_filter_ = std::vector<std::uint64_t>(kPaidFilterWords, 0);
+  static std::size_t filter_hash(std::uint64_t line) {
+    return std::size_t(((line >> 7) * 0x9E3779B97F4A7C15ull) >> 48);  // 16 bits
+  }
+  static std::size_t filter_slot(std::uint64_t line) { return filter_hash(line) >> 6; }
+  static std::uint64_t filter_bit(std::uint64_t line) {
+    return std::uint64_t(1) << (filter_hash(line) & 63);
+  }
+  bool maybe_paid(std::uint64_t line) const {
+    return !paid_.empty() && (paid_filter_[filter_slot(line)] & filter_bit(line)) != 0;
+  }
 };
 
 }  // namespace stu::sim
