@@ -48,8 +48,10 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
       latency_(ctx.cfg.l2.hit_latency - ctx.cfg.l1.hit_latency - 2 * ctx.cfg.xbar.latency),
       partition_(index * ctx.cfg.l2.partitions / std::max(ctx.cfg.l2.slices, 1u)),
       local_(ctx.cfg) {
-  if (const std::uint32_t n = ctx.cfg.l2.partial_lines)
+  if (const std::uint32_t n = ctx.cfg.l2.partial_lines) {
     partial_limit_ = std::max<std::size_t>(1, n / std::max(ctx.cfg.l2.slices, 1u));
+    partial_.reserve(partial_limit_ + 1);  // no rehash while the share fills
+  }
 }
 
 SliceLocal::SliceLocal(const SimConfig& cfg) {
