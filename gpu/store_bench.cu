@@ -135,6 +135,18 @@ __global__ void k_evict(const uint4* p, size_t n, unsigned* sink) {
   if (acc == 0x9E3779B9u) *sink = acc;  // keeps the loads
 }
 
+// Reads `n` 16-byte words through the L2 (suite.txt kernel `readback`: what the L2 kept of lines
+// just written; its L2 read hits under ncu --cache-control none).
+__global__ void k_read(const uint4* p, size_t n, unsigned* sink) {
+  unsigned acc = 0;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x) {
+    const uint4 v = __ldcg(p + i);
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x7F4A7C15u) *sink = acc;  // keeps the loads
+}
+
 // The launch floor: the same grid with no store (suite.txt kernel `empty`).
 __global__ void k_empty(char* base) {
   if (base == nullptr) asm volatile("trap;");
@@ -429,6 +441,18 @@ struct Runner {
       };
       const double s = time_best(e, launch);
       if (!ncu) emit(e, "bandwidth", double(footprint) * repeat / s, "B/s", s);
+    } else if (e.kernel == "readback") {
+      // The L2 emptied (k_evict), `footprint` written `repeat` times with 16-byte stores, then
+      // read back (k_read); the figure is the three launches' time, the counters k_read's.
+      const size_t footprint = parse_size(p("footprint", "32M"));
+      const int repeat = std::stoi(p("repeat", "1"));
+      const size_t words = footprint / 16;
+      const double s = time_best(e, [&] {
+        k_evict<<<kBlocks, kThreads>>>(scratch, scratch_words, sink);
+        k_stream<16, 1, 0><<<kBlocks, kThreads>>>(buffer, words, repeat, 1u);
+        k_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(buffer), words, sink);
+      });
+      if (!ncu) emit(e, "seconds", s, "s", s);
     } else if (e.kernel == "empty") {
       const double s = time_best(e, [&] { k_empty<<<kBlocks, kThreads>>>(buffer); });
       if (!ncu) emit(e, "seconds", s, "s", s);

@@ -56,7 +56,9 @@ TEST(CorrelateSuite, MalformedLinesAreNamedAndSkipped) {
       errors);
   ASSERT_EQ(errors.size(), 5u);
   EXPECT_EQ(errors[0], "1: expected NAME KERNEL key=value...");
-  EXPECT_EQ(errors[1], "2: unknown kernel 'warp' (stream, strided, chain, shared, async)");
+  EXPECT_EQ(errors[1],
+            "2: unknown kernel 'warp' (stream, strided, chain, shared, async, empty, "
+            "readback)");
   EXPECT_EQ(errors[2], "3: expected key=value, got 'lane4'");
   EXPECT_EQ(errors[3], "4: expected key=value, got '=4'");
   EXPECT_EQ(errors[4], "6: 'ok' is defined on line 5 too");

@@ -55,7 +55,8 @@ inline bool parse_size(const std::string& text, std::uint64_t& out) {
 // The experiments of a suite's text; each malformed line adds "LINE: message" to `errors`.
 inline std::vector<Experiment> parse_suite(const std::string& text,
                                            std::vector<std::string>& errors) {
-  static const char* const kKernels[] = {"stream", "strided", "chain", "shared", "async", "empty"};
+  static const char* const kKernels[] = {"stream", "strided", "chain",   "shared",
+                                         "async",  "empty",   "readback"};
   std::vector<Experiment> out;
   std::istringstream in(text);
   std::string line;
@@ -74,7 +75,7 @@ inline std::vector<Experiment> parse_suite(const std::string& text,
     for (const char* k : kKernels) known = known || e.kernel == k;
     if (!known) {
       errors.push_back(std::to_string(n) + ": unknown kernel '" + e.kernel +
-                       "' (stream, strided, chain, shared, async)");
+                       "' (stream, strided, chain, shared, async, empty, readback)");
       continue;
     }
     bool ok = true;
