@@ -121,11 +121,8 @@ __global__ void k_strided(char* base, size_t stride, size_t count, unsigned long
     }
 }
 
-// Empties the L2 of the experiment's lines before a timed launch, as Nsight Compute's cache
-// control does and as the model starts: reads `n` 16-byte words through the L2 (a scratch
-// buffer of 4 x the L2), which evicts every other line, dirty ones written back here, and leaves
-// the L2 holding clean scratch lines.
-__global__ void k_evict(const uint4* p, size_t n, unsigned* sink) {
+// Reads `n` 16-byte words through the L2 (ld.global.cg), grid-stride.
+__device__ void read_through_l2(const uint4* p, size_t n, unsigned* sink) {
   unsigned acc = 0;
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
        i += size_t(gridDim.x) * blockDim.x) {
@@ -135,17 +132,14 @@ __global__ void k_evict(const uint4* p, size_t n, unsigned* sink) {
   if (acc == 0x9E3779B9u) *sink = acc;  // keeps the loads
 }
 
-// Reads `n` 16-byte words through the L2 (suite.txt kernel `readback`: what the L2 kept of lines
-// just written; its L2 read hits under ncu --cache-control none).
-__global__ void k_read(const uint4* p, size_t n, unsigned* sink) {
-  unsigned acc = 0;
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
-       i += size_t(gridDim.x) * blockDim.x) {
-    const uint4 v = __ldcg(p + i);
-    acc ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (acc == 0x7F4A7C15u) *sink = acc;  // keeps the loads
-}
+// Empties the L2 of the experiment's lines before a timed launch, as Nsight Compute's cache
+// control does and as the model starts: reads a scratch buffer of 4 x the L2, which evicts
+// every other line, dirty ones written back here, and leaves the L2 holding clean scratch lines.
+__global__ void k_evict(const uint4* p, size_t n, unsigned* sink) { read_through_l2(p, n, sink); }
+
+// suite.txt kernel `readback`: reads back lines just written (what the L2 kept of them: its
+// read hits under ncu --cache-control none). A kernel of its own, so that ncu can pick it out.
+__global__ void k_read(const uint4* p, size_t n, unsigned* sink) { read_through_l2(p, n, sink); }
 
 // The launch floor: the same grid with no store (suite.txt kernel `empty`).
 __global__ void k_empty(char* base) {
