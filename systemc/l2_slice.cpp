@@ -52,6 +52,8 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
     partial_limit_ = std::max<std::size_t>(1, n / std::max(ctx.cfg.l2.slices, 1u));
     partial_.reserve(partial_limit_ + 1);  // no rehash while the share fills
   }
+  if (const std::uint32_t n = ctx.cfg.l2.dirty_lines)
+    dirty_limit_ = std::max<std::size_t>(1, n / std::max(ctx.cfg.l2.slices, 1u));
 }
 
 SliceLocal::SliceLocal(const SimConfig& cfg) {
@@ -91,8 +93,17 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
+  // A sector written again after it was sent ahead must be written back again (the filter
+  // says which lines may have sectors sent ahead: most writes need no look in paid_).
+  if (maybe_paid(line))
+    if (const auto p = paid_.find(line); p != paid_.end())
+      p->second &= std::uint8_t(~e.bytes.sectors());
   if (partial_limit_ && e.l2.mode != golden::WriteMode::Through) {
     const Cycle d = hold_partial(line, e.bytes, t1 + latency_);
+    if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
+  }
+  if (dirty_limit_ && !r.hit && e.l2.mode != golden::WriteMode::Through) {
+    const Cycle d = hold_dirty(line, t1 + latency_);
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
   if (mode_ == SimMode::At && to_dram.queued() + to_send_ > kDramQueue) {
@@ -122,11 +133,6 @@ std::uint8_t L2Slice::take_paid(std::uint64_t line) {
 }
 
 Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& written, Cycle t) {
-  // A sector written again after it was sent ahead must be written back again (the filter
-  // says which lines may have sectors sent ahead: most writes need no look in paid_).
-  if (maybe_paid(line))
-    if (const auto p = paid_.find(line); p != paid_.end())
-      p->second &= std::uint8_t(~written.sectors());
   // A write of whole sectors leaves no sector written in part; else the line's sectors now
   // written in part, as the cache piece holds them.
   if (!partly_enabled(written)) return 0;
@@ -147,30 +153,50 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
     const auto it = partial_.find(old);
     const std::uint8_t held = it->second;
     partial_.erase(it);
-    // What is still partly written and dirty (a victim took the line, or later stores filled
-    // the sectors, in the meantime: nothing to send).
-    const golden::CacheLookup l = core_->lookup(local(old));
-    if (!l.hit) continue;
-    const auto p = paid_.find(old);
-    const std::uint8_t before = p == paid_.end() ? 0 : p->second;
-    const std::uint8_t send =
-        std::uint8_t(held & partly_enabled(l.valid) & l.dirty.sectors() & ~before);
-    if (!send) continue;
-    paid_[old] = std::uint8_t(before | send);
-    paid_filter_[filter_slot(old)] |= filter_bit(old);
-    golden::CacheLineOut out;
-    out.line = old;
-    golden::LineByteMask bytes = sector_bytes(send);
-    bytes.lo &= l.dirty.lo;
-    bytes.hi &= l.dirty.hi;
-    // The fill data is written into the line: an L2 request, and a sector write each.
-    ctx_.stats.add(Metric::L2PartialSentAhead, double(__builtin_popcount(send)));
-    ctx_.stats.add(Metric::L2Requests);
-    ctx_.stats.add(Metric::L2Sectors, double(__builtin_popcount(send)));
-    last = std::max(last, to_dram_line(out, bytes, t, nullptr, golden::DramCause::Eviction, 0,
-                                       DramData::TrafficOnly));
+    last = std::max(last, send_ahead(old, held, true, t));
   }
   return last;
+}
+
+Cycle L2Slice::hold_dirty(std::uint64_t line, Cycle t) {
+  allocated_.push_back(line);
+  Cycle last = 0;
+  while (allocated_.size() > dirty_limit_) {
+    const std::uint64_t old = allocated_.front();
+    allocated_.pop_front();
+    last = std::max(last, send_ahead(old, 0xF, false, t));
+  }
+  return last;
+}
+
+Cycle L2Slice::send_ahead(std::uint64_t old, std::uint8_t want, bool partly_written, Cycle t) {
+  // What is still there, dirty and (for partly written lines) written in part: a victim took
+  // the line, or later stores filled the sectors, in the meantime: nothing to send.
+  const golden::CacheLookup l = core_->lookup(local(old));
+  if (!l.hit) return 0;
+  const auto p = paid_.find(old);
+  const std::uint8_t before = p == paid_.end() ? 0 : p->second;
+  std::uint8_t send = std::uint8_t(want & l.dirty.sectors() & ~before);
+  if (partly_written) send &= partly_enabled(l.valid);
+  if (!send) return 0;
+  paid_[old] = std::uint8_t(before | send);
+  paid_filter_[filter_slot(old)] |= filter_bit(old);
+  golden::CacheLineOut out;
+  out.line = old;
+  golden::LineByteMask bytes = sector_bytes(send);
+  bytes.lo &= l.dirty.lo;
+  bytes.hi &= l.dirty.hi;
+  const double sectors = double(__builtin_popcount(send));
+  if (partly_written) {
+    // The fill data is written into the line: an L2 request, and a sector write each.
+    ctx_.stats.add(Metric::L2PartialSentAhead, sectors);
+    ctx_.stats.add(Metric::L2Requests);
+    ctx_.stats.add(Metric::L2Sectors, sectors);
+  } else {
+    ctx_.stats.add(Metric::L2DirtySentAhead, sectors);
+  }
+  return to_dram_line(out, bytes, t, nullptr, golden::DramCause::Eviction, 0,
+                      DramData::TrafficOnly);
 }
 
 Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes,

@@ -103,6 +103,13 @@ class L2Slice : public Stage {
   // send the oldest lines' ahead while the slice holds more than its share. Returns when DRAM
   // took the last one sent (0: none).
   Cycle hold_partial(std::uint64_t line, const golden::LineByteMask& written, Cycle t);
+  // l2.dirty_lines: note a line the write allocated, and write the oldest allocated lines'
+  // dirty sectors back while the slice holds more than its share. Returns when DRAM took the
+  // last one sent (0: none).
+  Cycle hold_dirty(std::uint64_t line, Cycle t);
+  // Sends what of `old`'s sectors `want` (bit s: sector s) is dirty and not yet sent ahead, as
+  // DRAM traffic only (DramData::TrafficOnly); records them in paid_. Returns DRAM's time, or 0.
+  Cycle send_ahead(std::uint64_t old, std::uint8_t want, bool partly_written, Cycle t);
   // The sectors sent ahead of a line leaving the cache (and forgets them).
   std::uint8_t take_paid(std::uint64_t line);
 
@@ -129,6 +136,9 @@ class L2Slice : public Stage {
   // oldest first, each with those sectors (bit s: sector s); and the sectors already sent
   // ahead of lines still in the cache.
   std::size_t partial_limit_ = 0;  // lines; 0: no limit
+  // l2.dirty_lines: the lines allocated for writes, oldest first (global addresses).
+  std::size_t dirty_limit_ = 0;  // lines; 0: no limit
+  std::deque<std::uint64_t> allocated_;
   std::deque<std::uint64_t> partial_order_;
   std::unordered_map<std::uint64_t, std::uint8_t> partial_;
   std::unordered_map<std::uint64_t, std::uint8_t> paid_;

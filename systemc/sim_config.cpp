@@ -106,6 +106,7 @@ std::vector<Field> fields(SimConfig& c) {
       {"l2", "bytes_per_clk", &c.l2.bytes_per_clk, {1, 1u << 20}},
       {"l2", "partitions", &c.l2.partitions, {1, 8}},
       {"l2", "partial_lines", &c.l2.partial_lines, {0, 1u << 28}},
+      {"l2", "dirty_lines", &c.l2.dirty_lines, {0, 1u << 28}},
       {"dram", "latency", &c.dram.latency, lat},
       {"dram", "gbytes_per_s", &c.dram.gbytes_per_s, {1, 1000000}},
       {"dram", "banks", &c.dram.banks, {1, 1024, true}},
@@ -213,8 +214,9 @@ SimConfig common_assumptions() {
 // written sectors held unfilled in up to an eighth of the L2's lines (H200: 61 k of 480 k),
 // and reads mixed with writes at 5/6 of the DRAM bandwidth (H200: 4.0 of 4.8 TB/s)
 void h200_ratios(SimConfig& c) {
-  c.l2.partial_lines =
-      std::uint32_t(std::uint64_t(c.l2.slices) * c.l2.slice_bytes / golden::kLineBytes / 8);
+  const std::uint64_t lines = std::uint64_t(c.l2.slices) * c.l2.slice_bytes / golden::kLineBytes;
+  c.l2.partial_lines = std::uint32_t(lines / 8);
+  c.l2.dirty_lines = std::uint32_t(lines * 7 / 16);  // H200: 210 k of 480 k
   c.dram.read_write_gbytes_per_s = c.dram.gbytes_per_s * 5 / 6;
 }
 
@@ -293,6 +295,12 @@ SimConfig preset_h200() {
   // (4 at stride 8-32, 1 at 128-2048), also with a 200 us tail after the last store and with the
   // footprint far below the L2's size, and writes them back; whole sectors stay in the L2
   c.l2.partial_lines = 61000;
+  // measured (runs 14, 15 and 18, ncu): 16-byte streaming stores written once send DRAM all but
+  // 24.6-27.3 MB of footprints from 24 to 96 MiB during the kernel (about 210 k lines), and read
+  // back right after, a 32 MiB footprint still hits in the L2 for every line: the L2 writes the
+  // oldest lines it allocated for writes back early and keeps them; written again, they send
+  // nothing more (32 MiB written 4 times: 9.1 MB in all)
+  c.l2.dirty_lines = 210000;
   // measured (data/silicon/h200-2026-11-26-device, store_bench warps_mmio_1 / _32): a 32-lane
   // st.mmio every 63.0 / 64.1 cycles on one SM, one lane at a time
   c.lsu.mmio_cycles_per_lane = 2;

@@ -115,6 +115,10 @@ struct L2Config {
   // slices together; beyond that the oldest such line's partly written sectors are filled from
   // DRAM and written back at once (docs/tlm.md, "L2"). 0: no limit (filled only at eviction).
   std::uint32_t partial_lines = 0;
+  // Lines the L2 allocated for writes that it keeps dirty, all slices together; beyond that
+  // the oldest such line's dirty sectors are written back at once and the line stays, clean
+  // (docs/tlm.md, "L2"). 0: no limit (written back only at eviction).
+  std::uint32_t dirty_lines = 0;
 };
 
 // What DRAM does with a burst the write enables only in part (docs/tlm.md, "DRAM").

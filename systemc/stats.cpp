@@ -30,6 +30,7 @@ const char* metric_name(Metric m) {
       "lts__t_sectors_op_write_lookup_miss.sum",
       "stu__lts_evictions_dirty.sum",
       "stu__lts_sectors_partial_sent_ahead.sum",
+      "stu__lts_sectors_dirty_sent_ahead.sum",
       "dram__bytes_write.sum",
       "dram__sectors_write.sum",
       "dram__bytes_read.sum",

@@ -34,6 +34,7 @@ enum class Metric : std::uint8_t {
   L2SectorMisses,       // lts__t_sectors_op_write_lookup_miss.sum
   L2Evictions,          // stu__lts_evictions_dirty.sum
   L2PartialSentAhead,   // stu__lts_sectors_partial_sent_ahead.sum (l2.partial_lines)
+  L2DirtySentAhead,     // stu__lts_sectors_dirty_sent_ahead.sum (l2.dirty_lines)
   DramBytesWrite,       // dram__bytes_write.sum
   DramSectorsWrite,     // dram__sectors_write.sum
   DramBytesRead,        // dram__bytes_read.sum (the fill reads of partly written bursts)

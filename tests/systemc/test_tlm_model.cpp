@@ -396,6 +396,34 @@ TEST(Stats, TheL2SendsPartlyWrittenLinesAheadBeyondItsShare) {
   }
 }
 
+// l2.dirty_lines 4, one slice, one SM, no partly written line share: 20 warps of whole-line
+// stores (width 4) over a 10-line footprint, twice over. The first 10 allocate: from the fifth
+// on, each sends the oldest allocated line's 4 dirty sectors ahead (6 lines, 768 bytes written
+// during the run, none read). The second pass hits: nothing more is sent, and its writes make
+// the 6 lines dirty again, so the final flush writes all 10 (1280 bytes).
+TEST(Stats, TheL2WritesItsOldestAllocatedLinesBackBeyondItsShare) {
+  for (const SimMode mode : {SimMode::Lt, SimMode::At}) {
+    SCOPED_TRACE(mode == SimMode::Lt ? "lt" : "at");
+    SimConfig c = *preset("h200");
+    c.sim.mode = mode;
+    c.gpu.sms = 1;
+    c.l2.slices = 1;
+    c.l2.partial_lines = 0;
+    c.l2.dirty_lines = 4;
+    GenParams p;
+    p.warps = 20;
+    p.width = 4;
+    p.footprint = 10 * 128;
+    const Outcome o = run_generator("stream", p, c);
+    STU_EXPECT_GOLDEN_OK(o);
+    const Stats& s = o.stats;
+    EXPECT_EQ(s.get(Metric::L2DirtySentAhead), 24.0);
+    EXPECT_EQ(s.dram_bytes_in_run, 768.0);
+    EXPECT_EQ(s.get(Metric::DramBytesWrite), 768.0 + 1280.0);
+    EXPECT_EQ(s.get(Metric::DramBytesRead), 0.0);
+  }
+}
+
 // l2.partitions = 2 with 2 SMs and 3 slices: SM m is in partition m, slice s in s * 2 / 3 (0,
 // 0, 1). 16 warps of st.global.b32 (stream, width 4): warp i on SM i mod 2 writes line base + 128 i
 // whole. A line whose slice is in the writer's partition is one request of 4 sectors; one in

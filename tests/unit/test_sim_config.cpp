@@ -97,6 +97,7 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.dram.pair_accesses_per_clk, 33u);  // 22.8-23.4 G lines/s, every line
   EXPECT_EQ(c.dram.read_write_gbytes_per_s, 4000u);  // reads + writes, partly written sectors
   EXPECT_EQ(c.l2.partial_lines, 61000u);             // 48-73 k lines left unfilled
+  EXPECT_EQ(c.l2.dirty_lines, 210000u);              // 24.6-27.3 MB of dirty lines kept
   EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
   EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
 }
@@ -176,7 +177,7 @@ TEST(SimConfigLoad, UnknownSection_bad) {
 TEST(SimConfigLoad, UnknownKey_bad) {
   EXPECT_EQ(only_error(R"({"l2": {"slcies": 4}})"),
             "l2.slcies: unknown key (known: slices, slice_hash, slice_bytes, ways, hit_latency, "
-            "bytes_per_clk, partitions, partial_lines)");
+            "bytes_per_clk, partitions, partial_lines, dirty_lines)");
 }
 
 TEST(SimConfigLoad, MorePartitionsThanSlices_bad) {
@@ -348,13 +349,13 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("l2").at("partial_lines"), 40960);
   EXPECT_EQ(doc.at("dram").at("pair_accesses_per_clk"), 33);
   EXPECT_EQ(doc.at("dram").at("read_write_gbytes_per_s"), 2500);
-  // preset + 14 sections; 54 parameters.
+  // preset + 14 sections; 55 parameters.
   EXPECT_EQ(doc.size(), 15u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 54u);
+  EXPECT_EQ(params, 55u);
 }
 
 // --- what the modules use -----------------------------------------------------------------
