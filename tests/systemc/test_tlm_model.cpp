@@ -365,6 +365,15 @@ TEST(Stats, DramReadsThePartlyWrittenBursts) {
   }
 }
 
+// The h200 preset on one SM and one L2 slice, in `mode`.
+SimConfig one_slice_h200(SimMode mode) {
+  SimConfig c = *preset("h200");
+  c.sim.mode = mode;
+  c.gpu.sms = 1;
+  c.l2.slices = 1;
+  return c;
+}
+
 // l2.partial_lines 4, one slice, one SM: the 10 warps of the stride-8 case above write 20 lines
 // in order (warp i: lines 2i and 2i + 1), each with its 4 sectors half written. From the fifth
 // line on, each new line sends the oldest held one ahead: 16 lines, 64 sectors, each read from
@@ -374,10 +383,7 @@ TEST(Stats, DramReadsThePartlyWrittenBursts) {
 TEST(Stats, TheL2SendsPartlyWrittenLinesAheadBeyondItsShare) {
   for (const SimMode mode : {SimMode::Lt, SimMode::At}) {
     SCOPED_TRACE(mode == SimMode::Lt ? "lt" : "at");
-    SimConfig c = *preset("h200");
-    c.sim.mode = mode;
-    c.gpu.sms = 1;
-    c.l2.slices = 1;
+    SimConfig c = one_slice_h200(mode);
     c.l2.partial_lines = 4;
     GenParams p;
     p.warps = 10;
@@ -404,10 +410,7 @@ TEST(Stats, TheL2SendsPartlyWrittenLinesAheadBeyondItsShare) {
 TEST(Stats, TheL2WritesItsOldestAllocatedLinesBackBeyondItsShare) {
   for (const SimMode mode : {SimMode::Lt, SimMode::At}) {
     SCOPED_TRACE(mode == SimMode::Lt ? "lt" : "at");
-    SimConfig c = *preset("h200");
-    c.sim.mode = mode;
-    c.gpu.sms = 1;
-    c.l2.slices = 1;
+    SimConfig c = one_slice_h200(mode);
     c.l2.partial_lines = 0;
     c.l2.dirty_lines = 4;
     GenParams p;
