@@ -44,10 +44,9 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   // had (l2.partial_lines).
   golden::LineByteMask moved = m;
   if (const std::uint8_t paid = x.dram_paid_sectors) {
-    const std::uint64_t lo_off = (paid & 1 ? 0xFFFF'FFFFull : 0) | (paid & 2 ? ~0ull << 32 : 0);
-    const std::uint64_t hi_off = (paid & 4 ? 0xFFFF'FFFFull : 0) | (paid & 8 ? ~0ull << 32 : 0);
-    moved.lo &= ~lo_off;
-    moved.hi &= ~hi_off;
+    const golden::LineByteMask off = sector_byte_mask(paid);
+    moved.lo &= ~off.lo;
+    moved.hi &= ~off.hi;
   }
   // Bursts: every burst-sized chunk with an enabled byte moves whole. A chunk enabled only in
   // part is read first where DRAM writes whole bursts (dram.partial_writes): a read, then the

@@ -18,13 +18,6 @@ std::uint8_t partly_enabled(const golden::LineByteMask& m) {
   return r;
 }
 
-golden::LineByteMask sector_bytes(std::uint8_t sectors) {
-  golden::LineByteMask m;
-  for (unsigned s = 0; s < golden::kLineBytes / golden::kSectorBytes; ++s)
-    if (sectors >> s & 1) m.set_range(s * golden::kSectorBytes, golden::kSectorBytes);
-  return m;
-}
-
 golden::WbEntry entry_of(const tlm::tlm_generic_payload& tr, const StoreExtension& x) {
   golden::WbEntry e;
   e.line = tr.get_address() & ~std::uint64_t(golden::kLineBytes - 1);
@@ -183,7 +176,7 @@ Cycle L2Slice::send_ahead(std::uint64_t old, std::uint8_t want, bool partly_writ
   paid_filter_[filter_slot(old)] |= filter_bit(old);
   golden::CacheLineOut out;
   out.line = old;
-  golden::LineByteMask bytes = sector_bytes(send);
+  golden::LineByteMask bytes = sector_byte_mask(send);
   bytes.lo &= l.dirty.lo;
   bytes.hi &= l.dirty.hi;
   const double sectors = double(__builtin_popcount(send));

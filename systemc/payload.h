@@ -18,6 +18,15 @@
 
 namespace stu::sim {
 
+// The bytes of the sectors in `sectors` (bit s: sector s, 32 bytes each).
+inline golden::LineByteMask sector_byte_mask(std::uint8_t sectors) {
+  static_assert(golden::kLineBytes == 4 * golden::kSectorBytes, "a line is 4 sectors");
+  golden::LineByteMask m;
+  m.lo = (sectors & 1 ? 0xFFFF'FFFFull : 0) | (sectors & 2 ? ~0ull << 32 : 0);
+  m.hi = (sectors & 4 ? 0xFFFF'FFFFull : 0) | (sectors & 8 ? ~0ull << 32 : 0);
+  return m;
+}
+
 // Writes a line into a payload whose data and byte-enable arrays hold 128 bytes each (every
 // payload of the pool): the address, `bytes` of `src` (128 bytes by line offset; the bytes
 // outside the mask are copied as they are: golden line requests and cache lines keep them 0),
