@@ -92,8 +92,8 @@ module stu_l1_wpath
 
   typedef logic [LineBytes-1:0]   mask_t;
   typedef logic [LineBytes*8-1:0] data_t;
-  // The L2 action an entry carries: {cls, keep_cls, allocate, through}.
-  typedef logic [$bits(evict_class_e)+2:0] l2_act_t;
+  // The L2 action an entry carries: {cls, keep_cls, through}.
+  typedef logic [$bits(evict_class_e)+1:0] l2_act_t;
 
   function automatic data_t expand(mask_t m);
     data_t d;
@@ -195,7 +195,7 @@ module stu_l1_wpath
   logic               young_found;
   logic [PtrBits-1:0] young, tail;
   always_comb begin
-    req_act  = {req_i.l2_cls, req_i.l2_keep_cls, req_i.l2_allocate, req_i.l2_through};
+    req_act  = {req_i.l2_cls, req_i.l2_keep_cls, req_i.l2_through};
     req_weak = !req_i.is_strong && !req_i.is_mmio;
     tail     = head_q + PtrBits'(count_q);
     // The youngest entry of the line (the last match in age order).
@@ -402,7 +402,7 @@ module stu_l1_wpath
     l2_o          = '0;
     l2_o.line     = {wb_line_q[head_q], 7'd0};
     l2_o.bytes    = wb_bytes_q[head_q];
-    {l2_o.cls, l2_o.keep_cls, l2_o.allocate, l2_o.through} = wb_act_q[head_q];
+    {l2_o.cls, l2_o.keep_cls, l2_o.through} = wb_act_q[head_q];
     l2_o.data     = wb_data_q[head_q];
   end
 

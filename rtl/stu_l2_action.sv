@@ -4,8 +4,8 @@
 // Class, by the first rule that applies: an `.L2::evict_*` qualifier; a `.L2::cache_hint`
 // policy that decodes (named or fractional: the primary priority for the lines whose address
 // bits 10:7 are below `lines`, the secondary for the others; evict_unchanged keeps a hit's class);
-// `.cs` (evict first); else normal. Mode: `.mmio` writes through and never allocates; `.wt`
-// writes through (and allocates); everything else is write-back, write-allocate.
+// `.cs` (evict first); else normal. Mode: `.wt` writes through; everything else, `.mmio`
+// included (silicon, H200 2026-11-27), is write-back. Every store allocates on a miss.
 // Reference: golden::l2_store_class, golden::l2_store_action (include/stu/golden/cache.h).
 //
 // Purely combinational.
@@ -22,11 +22,9 @@ module stu_l2_action
   input  logic [4:0]   lines_i,
   input  logic         has_cop_i,
   input  cache_op_e    cop_i,
-  input  logic         mmio_i,
   input  logic [3:0]   line_bits_i,    // address bits 10:7 of the line
   output evict_class_e cls_o,
   output logic         keep_cls_o,     // a hit keeps its class (an allocation takes normal)
-  output logic         allocate_o,
   output logic         through_o
 );
 
@@ -52,8 +50,7 @@ module stu_l2_action
     end else if (has_cop_i && cop_i == CopCs) begin
       cls_o = EvictFirst;
     end
-    allocate_o = !mmio_i;
-    through_o  = mmio_i || (has_cop_i && cop_i == CopWt);
+    through_o  = has_cop_i && cop_i == CopWt;
   end
 
   // (No assertions: a purely combinational block sees no reset, and its inputs are registers

@@ -2,14 +2,14 @@
 // Sets x Ways, both powers of two) with per-byte valid and dirty masks, the line data, an
 // eviction class and a write stamp per line, and the DRAM write port behind it.
 //
-// A request (stu_pkg::l2_write_t) is either a write of one line's bytes, with the class,
-// allocation and mode golden::l2_store_action gives, or a flush.
+// A request (stu_pkg::l2_write_t) is either a write of one line's bytes, with the class and
+// mode golden::l2_store_action gives, or a flush.
 //   write  set = line[7 +: log2(Sets)]. Hit: valid |= bytes; Back: dirty |= bytes, Through:
-//          dirty &= ~bytes; the class is set (kept when keep_cls); the stamp renewed. Miss with
-//          allocate: the lowest free way of the set, else the line of the lowest class
+//          dirty &= ~bytes; the class is set (kept when keep_cls); the stamp renewed. Miss: it
+//          allocates the lowest free way of the set, else the line of the lowest class
 //          (First < Normal < Last) and, within it, the oldest stamp; write-validate (only the
-//          written bytes are valid, no fill); class Normal when keep_cls. Miss without
-//          allocate: nothing changes. Every write that hits or allocates takes the next stamp.
+//          written bytes are valid, no fill); class Normal when keep_cls. Every write takes
+//          the next stamp.
 //          Out, in order: the result (l2_result_t); the victim's dirty bytes to DRAM (cause
 //          Eviction) when it had any; the written bytes to DRAM (cause WriteThrough) when the
 //          mode is Through (hit or miss).
@@ -193,7 +193,7 @@ module stu_l2_wslice
 
   always_comb begin
     write      = take && !req_i.flush;
-    alloc      = write && !hit && req_i.allocate;
+    alloc      = write && !hit;
     evict      = alloc && present_q[idx];
     bits_req   = expand(req_i.bytes);
     line_valid = req_i.bytes;
@@ -206,7 +206,7 @@ module stu_l2_wslice
       line_data  = (data_q[idx] & ~bits_req) | line_data;
       line_cls   = req_i.keep_cls ? cls_q[idx] : req_i.cls;
     end
-    line_we  = write && (hit || alloc);
+    line_we  = write;
     clean_we = state_q == StScan && present_q[scan_q] && |dirty_q[scan_q];
 
     state_d     = state_q;
@@ -276,7 +276,7 @@ module stu_l2_wslice
       res_d.allocated    = alloc;
       res_d.evicted      = evict;
       res_d.set_idx      = 32'(set);
-      res_d.way          = (hit || alloc) ? 6'(way) : '0;
+      res_d.way          = 6'(way);
       res_d.victim_cls   = EvictNormal;
       if (evict) begin
         res_d.victim_line  = {tag_q[idx], 7'd0};

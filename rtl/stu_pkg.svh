@@ -223,14 +223,13 @@ package stu_pkg;
     logic [1023:0] data;
   } tmem_write_t;
 
-  // one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class, allocation and mode (cache.h), or a flush (SectoredCache::flush; the other fields are ignored) (1222 bits).
+  // one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class and mode (cache.h; a miss always allocates), or a flush (SectoredCache::flush; the other fields are ignored) (1221 bits).
   typedef struct packed {
     logic [0:0] flush;
     logic [63:0] line;
     logic [127:0] bytes;
     evict_class_e cls;
     logic [0:0] keep_cls;
-    logic [0:0] allocate;
     logic [0:0] through;
     logic [1023:0] data;
   } l2_write_t;
@@ -250,7 +249,7 @@ package stu_pkg;
     logic [127:0] victim_dirty;
   } l2_result_t;
 
-  // one request to the L1 write path: a global golden::LineRequest's line, bytes and data with the store's cache operator and .L1:: priority (CacheAttrs), its ordering (Ordering: strong, mmio, release point) and its golden::L2StoreAction; or a drain of the write buffer (MemoryHierarchy::drain; the other fields are ignored) (1232 bits).
+  // one request to the L1 write path: a global golden::LineRequest's line, bytes and data with the store's cache operator and .L1:: priority (CacheAttrs), its ordering (Ordering: strong, mmio, release point) and its golden::L2StoreAction; or a drain of the write buffer (MemoryHierarchy::drain; the other fields are ignored) (1231 bits).
   typedef struct packed {
     logic [0:0] drain;
     logic [63:0] line;
@@ -264,7 +263,6 @@ package stu_pkg;
     logic [0:0] is_release;
     evict_class_e l2_cls;
     logic [0:0] l2_keep_cls;
-    logic [0:0] l2_allocate;
     logic [0:0] l2_through;
     logic [1023:0] data;
   } l1_req_t;

@@ -248,7 +248,7 @@ module stu_store_path
     end
 
     evict_class_e l2_cls;
-    logic l2_keep, l2_alloc, l2_through;
+    logic l2_keep, l2_through;
     stu_l2_action u_l2_action (
       .has_l2_i      (a_has_l2),
       .l2_i          (a_l2),
@@ -258,11 +258,9 @@ module stu_store_path
       .lines_i       (st_policy_lines_o),
       .has_cop_i     (a_has_cop),
       .cop_i         (a_cop),
-      .mmio_i        (a_mmio),
       .line_bits_i   (su_req.line[10:7]),
       .cls_o         (l2_cls),
       .keep_cls_o    (l2_keep),
-      .allocate_o    (l2_alloc),
       .through_o     (l2_through)
     );
 
@@ -292,7 +290,6 @@ module stu_store_path
         l1_req.is_release  = a_release && !seen_global_q;
         l1_req.l2_cls      = l2_cls;
         l1_req.l2_keep_cls = l2_keep;
-        l1_req.l2_allocate = l2_alloc;
         l1_req.l2_through  = l2_through;
       end
     end

@@ -560,20 +560,16 @@ class Mmio : public Generator {
   isa::Instruction ins_;
 };
 
-// --- chain_l2, chain_dram ---------------------------------------------------------------------
-// Calibration chains (docs/calibration.md): one warp (warp 0 of CTA 0 on SM 0; `sms` is not
-// used), lane 0 alone stores 4 bytes to a line of its own: op i at line i (wrapping in the
-// footprint, default 16 MiB: 131072 distinct lines). Strong stores of one warp issue one after
-// the other's acknowledgement, so the chain's per-store latency is the store latency of the
-// level that acknowledges them:
-//   chain_l2    st.relaxed.gpu.global.b32         acknowledged by the L2 (l2.hit_latency)
-//   chain_dram  st.mmio.relaxed.sys.global.b32    write-through, acknowledged by DRAM
+// --- chain_l2 --------------------------------------------------------------------------------
+// The calibration chain (docs/calibration.md): one warp (warp 0 of CTA 0 on SM 0; `sms` is not
+// used), lane 0 alone stores 4 bytes with st.relaxed.gpu.global.b32 to a line of its own: op i
+// at line i (wrapping in the footprint, default 16 MiB: 131072 distinct lines). Each store is
+// acknowledged by the L2, so its latency is the L2 store latency (l2.hit_latency). No store is
+// acknowledged by DRAM (on an H200 not even a .mmio one), so there is no DRAM chain.
 class Chain : public Generator {
  public:
-  Chain(const GenParams& p, bool dram) : Generator(dram ? "chain_dram" : "chain_l2", p) {
-    ins_ = parse(dram ? "st.mmio.relaxed.sys.global.b32 [%rd1], %r1;"
-                      : "st.relaxed.gpu.global.b32 [%rd1], %r1;",
-                 error_);
+  explicit Chain(const GenParams& p) : Generator("chain_l2", p) {
+    ins_ = parse("st.relaxed.gpu.global.b32 [%rd1], %r1;", error_);
     lines_ = chunks_in(footprint_or(p, 16ull << 20), golden::kLineBytes);
     total_ = p.warps;
   }
@@ -765,8 +761,6 @@ const std::vector<GeneratorInfo>& generators() {
       {"flag_publish", "weak v4 data stores then a st.release / st.relaxed .gpu flag"},
       {"mmio", "st.mmio.relaxed.sys to a 128-byte register window per SM, repeated addresses"},
       {"chain_l2", "calibration: one lane of one warp, st.relaxed.gpu to a new line each op"},
-      {"chain_dram",
-       "calibration: one lane of one warp, st.mmio.relaxed.sys to a new line each op"},
       {"dsmem_pair",
        "2-CTA cluster: warp 0 of CTA 0 st.async's `warps` x 512 B into CTA 1, which waits"},
       {"sm_chain",
@@ -818,8 +812,7 @@ std::unique_ptr<Workload> make_plain(std::string_view name, const GenParams& p,
   if (name == "dsmem_ring") return make<DsmemRing>(error, p);
   if (name == "tcgen05_epilogue") return make<Tcgen05Epilogue>(error, p);
   if (name == "flag_publish") return make<FlagPublish>(error, p);
-  if (name == "chain_l2") return make<Chain>(error, p, false);
-  if (name == "chain_dram") return make<Chain>(error, p, true);
+  if (name == "chain_l2") return make<Chain>(error, p);
   if (name == "sm_chain") return make<SmChain>(error, p);
   if (name == "dsmem_pair") return make<DsmemPair>(error, p);
   return make<Mmio>(error, p);

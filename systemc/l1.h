@@ -12,10 +12,11 @@
 // out are.
 // Write-buffer policy (l1.write_buffer_policy): `eager` sends the oldest entry whenever the
 // port to the crossbar is free (xbar.bytes_per_clk), and acknowledges a strong store of
-// .cluster/.gpu/.sys scope when the L2 acknowledges its entry (a write-through / .mmio one:
-// when DRAM does); `on_full` keeps the golden rule exactly (entries leave when the buffer is
-// full, at a release or a drain; every store is acknowledged at the L1).
-// Local and .param::func lines are written to the image at the L1 (they stay in the SM).
+// .cluster/.gpu/.sys scope when the L2 acknowledges its entry (the L2 keeps every strong
+// store; a write-through entry, `.wt`, is acknowledged when DRAM takes it); `on_full` keeps the
+// golden rule exactly (entries leave when the buffer is full, at a release or a drain; every store
+// is acknowledged at the L1). Local and .param::func lines are written to the image at the L1 (they
+// stay in the SM).
 #pragma once
 
 #include <deque>

@@ -34,7 +34,7 @@ enum class SimMode : std::uint8_t { Lt, At };  // loosely / approximately timed
 // When write-buffer entries leave the L1 for the L2 (docs/tlm.md, "Write buffer").
 enum class WbPolicy : std::uint8_t {
   Eager,   // as soon as the L1's port to the crossbar is free (the timed default); strong
-           // stores of .gpu/.sys scope are acknowledged by the L2 (.mmio: by DRAM)
+           // stores of .gpu/.sys scope are acknowledged by the L2
   OnFull,  // only when the buffer is full, at a release or a drain: the golden rule, exactly
            // (`.sts` tests run this way, so their cache expectations hold)
 };

@@ -157,14 +157,14 @@ std::vector<Struct> structs() {
         {"unpacked", 1, ""},
         {"data", 32 * 32, ""}}},
       {"l2_write",
-       "one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class, allocation "
-       "and mode (cache.h), or a flush (SectoredCache::flush; the other fields are ignored)",
+       "one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class and mode "
+       "(cache.h; a miss always allocates), or a flush (SectoredCache::flush; the other fields "
+       "are ignored)",
        {{"flush", 1, ""},
         {"line", 64, ""},
         {"bytes", kLineBytes, ""},
         {"cls", 0, "evict_class"},
         {"keep_cls", 1, ""},
-        {"allocate", 1, ""},
         {"through", 1, ""},
         {"data", kLineBytes * 8, ""}}},
       {"l2_result",
@@ -198,7 +198,6 @@ std::vector<Struct> structs() {
         {"is_release", 1, ""},
         {"l2_cls", 0, "evict_class"},
         {"l2_keep_cls", 1, ""},
-        {"l2_allocate", 1, ""},
         {"l2_through", 1, ""},
         {"data", kLineBytes * 8, ""}}},
       {"l1_event",

@@ -379,15 +379,13 @@ std::optional<EvictClass> l2_store_class(const CacheAttrs& a, uint64_t line) {
   return EvictClass::Normal;
 }
 
-L2StoreAction l2_store_action(const CacheAttrs& a, const Ordering& o, uint64_t line) {
+L2StoreAction l2_store_action(const CacheAttrs& a, uint64_t line) {
   L2StoreAction r;
   r.cls = l2_store_class(a, line);
-  if (o.mmio) {
-    r.mode = WriteMode::Through;  // performed exactly once: never combined in the L2
-    r.allocate = false;
-  } else if (a.cop == isa::CacheOp::Wt) {
-    r.mode = WriteMode::Through;  // write-through to system memory
-  }
+  // `.wt`: write-through to system memory. `.mmio` is no exception to write-back: silicon keeps
+  // it in the L2 (H200, 2026-11-27, device run 17); its "performed exactly once" is the write
+  // buffer's (it never merges) and the L1's (it is never cached).
+  if (a.cop == isa::CacheOp::Wt) r.mode = WriteMode::Through;
   return r;
 }
 
@@ -519,7 +517,7 @@ WbEntry wb_entry_of(const LineRequest& req, const CacheAttrs& attrs, const Order
   e.line = line_of(req.line);
   e.bytes = req.bytes;
   e.data = req.data;
-  e.l2 = l2_store_action(attrs, order, e.line);
+  e.l2 = l2_store_action(attrs, e.line);
   e.mergeable = !order.strong && !order.mmio;
   return e;
 }
@@ -530,7 +528,7 @@ CacheWriteResult l2_write(SectoredCache& l2, const WbEntry& e) {
   w.bytes = e.bytes;
   w.data = e.data.data();
   w.cls = e.l2.cls;
-  w.allocate = e.l2.allocate;
+  w.allocate = true;  // every store allocates in the L2 (L2StoreAction)
   w.mode = e.l2.mode;
   return l2.write(w);
 }

@@ -18,7 +18,7 @@ void pack_l1_req(VlWide<N>& w, const golden::LineRequest& req, const golden::Cac
                  const golden::Ordering& order, bool release_point) {
   namespace F = rtl::layout::l1_req;
   const uint64_t line = req.line & ~uint64_t(golden::kLineBytes - 1);
-  const golden::L2StoreAction l2 = golden::l2_store_action(attrs, order, line);
+  const golden::L2StoreAction l2 = golden::l2_store_action(attrs, line);
   for (std::size_t i = 0; i < N; ++i) w[i] = 0;
   put_field(w, 0, F::line, line);
   put_bits(w, F::bytes.lsb, 64, req.bytes.lo);
@@ -32,7 +32,6 @@ void pack_l1_req(VlWide<N>& w, const golden::LineRequest& req, const golden::Cac
   put_field(w, 0, F::is_release, release_point);
   put_field(w, 0, F::l2_cls, uint64_t(l2.cls.value_or(golden::EvictClass::Normal)));
   put_field(w, 0, F::l2_keep_cls, !l2.cls.has_value());
-  put_field(w, 0, F::l2_allocate, l2.allocate);
   put_field(w, 0, F::l2_through, l2.mode == golden::WriteMode::Through);
   std::array<uint8_t, golden::kLineBytes> data{};
   for (unsigned i = 0; i < golden::kLineBytes; ++i)

@@ -183,7 +183,7 @@ struct L1WpathBench {
     in.order.mmio = r.chance(0.05);
     in.order.release = r.chance(0.05);
     if (in.order.mmio || in.order.release) in.order.strong = true;
-    in.l2 = golden::l2_store_action(in.attrs, in.order, in.line);
+    in.l2 = golden::l2_store_action(in.attrs, in.line);
     return in;
   }
 
@@ -260,7 +260,6 @@ struct L1WpathBench {
     put_field(w, 0, F::is_release, in.order.release);
     put_field(w, 0, F::l2_cls, uint64_t(in.l2.cls.value_or(EvictClass::Normal)));
     put_field(w, 0, F::l2_keep_cls, !in.l2.cls.has_value());
-    put_field(w, 0, F::l2_allocate, in.l2.allocate);
     put_field(w, 0, F::l2_through, in.l2.mode == golden::WriteMode::Through);
     put_bytes(w, F::data.lsb, in.data.data(), kLineBytes);
   }
@@ -281,7 +280,6 @@ struct L1WpathBench {
       o.bytes = {get_bits(w, W::bytes.lsb, 64), get_bits(w, W::bytes.lsb + 64, 64)};
       o.l2.cls = EvictClass(get_field(w, 0, W::cls));
       if (get_field(w, 0, W::keep_cls)) o.l2.cls = std::nullopt;
-      o.l2.allocate = get_field(w, 0, W::allocate);
       o.l2.mode =
           get_field(w, 0, W::through) ? golden::WriteMode::Through : golden::WriteMode::Back;
       get_bytes(w, W::data.lsb, o.data.data(), kLineBytes);
@@ -316,7 +314,7 @@ struct L1WpathBench {
     if (o.l2w)
       return "l2 write line " + hex(o.line) + " bytes " + hex_mask(o.bytes) + " (" +
              cls_name(o.l2.cls) + (o.l2.mode == golden::WriteMode::Through ? ", through" : "") +
-             (o.l2.allocate ? "" : ", no allocate") + ")";
+             ")";
     if (o.drain) return "drain, " + std::to_string(o.drained) + " entries";
     std::string s =
         std::string(o.action.on_hit == golden::L1OnHit::Invalidate ? "bypass" : "update") +
@@ -338,7 +336,6 @@ struct L1WpathBench {
       field("line", hex(w.line), hex(g.line));
       field("bytes", hex_mask(w.bytes), hex_mask(g.bytes));
       field("l2 cls", cls_name(w.l2.cls), cls_name(g.l2.cls));
-      field("l2 allocate", std::to_string(w.l2.allocate), std::to_string(g.l2.allocate));
       field("l2 through", std::to_string(w.l2.mode == golden::WriteMode::Through),
             std::to_string(g.l2.mode == golden::WriteMode::Through));
       for (unsigned i = 0; i < kLineBytes; ++i)

@@ -45,9 +45,9 @@ struct Req {
   int cop = -1;      // -1: none
   int l1 = -1;       // -1: none
   bool strong = false, mmio = false, release = false;
-  // The L2 action (default: class normal, allocate, write-back).
+  // The L2 action (default: class normal, write-back).
   unsigned l2_cls = kNormal;
-  bool l2_keep = false, l2_alloc = true, l2_through = false;
+  bool l2_keep = false, l2_through = false;
 };
 Req st(uint64_t line, Mask m, uint8_t fill) {
   Req r;
@@ -67,7 +67,8 @@ struct Out {
   // L2 write
   uint64_t line = 0;
   Mask mask;
-  bool through = false, l2_alloc = false;
+  bool through = false;
+  unsigned l2_cls = 0;
   uint8_t data[128] = {};
 };
 
@@ -103,7 +104,6 @@ class L1Wpath : public ::testing::Test {
     put_field(w, 0, F::is_release, q.release);
     put_field(w, 0, F::l2_cls, q.l2_cls);
     put_field(w, 0, F::l2_keep_cls, q.l2_keep);
-    put_field(w, 0, F::l2_allocate, q.l2_alloc);
     put_field(w, 0, F::l2_through, q.l2_through);
     for (unsigned i = 0; i < 128; ++i) {
       const bool on = (i < 64 ? q.mask.lo >> i : q.mask.hi >> (i - 64)) & 1;
@@ -153,7 +153,7 @@ class L1Wpath : public ::testing::Test {
     o.line = get_field(w, 0, W::line);
     o.mask = {get_bits(w, W::bytes.lsb, 64), get_bits(w, W::bytes.lsb + 64, 64)};
     o.through = get_field(w, 0, W::through);
-    o.l2_alloc = get_field(w, 0, W::allocate);
+    o.l2_cls = unsigned(get_field(w, 0, W::cls));
     for (unsigned i = 0; i < 128; ++i) o.data[i] = uint8_t(get_bits(w, W::data.lsb + 8 * i, 8));
     return o;
   }
@@ -180,11 +180,13 @@ TEST_F(L1Wpath, HandTraceTwoSetsTwoWaysTwoEntries) {
   o = run(st(0x100, bytes(0, 1), 0x30));
   ASSERT_EQ(o.size(), 1u);
   EXPECT_TRUE(o[0].allocated && !o[0].merged);
-  // 4. C, .cs, strong: update, allocate, evict-first. L1 set 0 full of normal lines A (2) and
-  //    B (3): A, the older, is the victim. Buffer full: A leaves; C appended. Buffer [B, Cs].
+  // 4. C, .cs, strong: update, allocate, evict-first (L2 class first too). L1 set 0 full of
+  //    normal lines A (2) and B (3): A, the older, is the victim. Buffer full: A leaves; C
+  //    appended. Buffer [B, Cs].
   Req c4 = st(0x200, bytes(0, 2), 0x40);
   c4.cop = kCs;
   c4.strong = true;
+  c4.l2_cls = kFirst;
   o = run(c4);
   ASSERT_EQ(o.size(), 2u);
   EXPECT_EQ(o[0].cls, kFirst);
@@ -222,15 +224,14 @@ TEST_F(L1Wpath, HandTraceTwoSetsTwoWaysTwoEntries) {
   EXPECT_TRUE(o[0].invalidate && !o[0].allocate && o[0].keep);
   EXPECT_FALSE(o[0].hit || o[0].invalidated || o[0].allocated);
   EXPECT_EQ(o[1].line, 0x200u);
+  EXPECT_EQ(o[1].l2_cls, kFirst);  // Cs carries its own L2 action
   EXPECT_EQ(o[1].data[0], 0x40);
   EXPECT_EQ(o[1].data[1], 0x41);
-  // 8. C .mmio (strong, L2: write-through, no allocate): bypass; the L1 hit is invalidated.
+  // 8. C .mmio (strong; L2: write-back, as any store): bypass; the L1 hit is invalidated.
   //    Never merges; full: Cw leaves (bytes 0..2: 0x50 from step 5, 0x61 0x62 from step 6).
   //    Buffer [E, Cm].
   Req c8 = st(0x200, bytes(0, 1), 0x80);
   c8.mmio = c8.strong = true;
-  c8.l2_alloc = false;
-  c8.l2_through = true;
   o = run(c8);
   ASSERT_EQ(o.size(), 2u);
   EXPECT_TRUE(o[0].invalidate && o[0].hit && o[0].invalidated);
@@ -251,7 +252,8 @@ TEST_F(L1Wpath, HandTraceTwoSetsTwoWaysTwoEntries) {
   EXPECT_EQ(o[0].drained, 2u);
   EXPECT_EQ(o[1].line, 0x300u);
   EXPECT_EQ(o[2].line, 0x200u);
-  EXPECT_TRUE(o[2].through && !o[2].l2_alloc);
+  EXPECT_FALSE(o[2].through);
+  EXPECT_EQ(o[2].l2_cls, kNormal);
   // 10. A: L1 set 0 has way 0 free (C was invalidated) beside B: allocated there, no victim.
   //     Buffer [D, A].
   o = run(st(0x000, bytes(0, 1), 0xA0));

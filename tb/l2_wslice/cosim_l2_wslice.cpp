@@ -3,7 +3,7 @@
 // it (a dirty victim, a write-through), and every flush's lines (SectoredCache::flush), in
 // order. The stimulus crowds a few sets with a few more lines than ways so that evictions are
 // frequent, and mixes full lines, sectors and scattered bytes, every class (and "keep"),
-// allocate / no-allocate and write-back / write-through, and flushes.
+// write-back / write-through, and flushes.
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -141,23 +141,20 @@ struct L2WsliceBench {
       a.cls = std::nullopt;
       if (c < 3) a.cls = EvictClass(c);
       a.mode = r.chance(0.3) ? golden::WriteMode::Through : golden::WriteMode::Back;
-      a.allocate = !r.chance(0.2);
       return a;
     }
     // What the policy table gives for a store's qualifiers.
     golden::CacheAttrs attrs;
-    golden::Ordering order;
     if (r.chance(0.5)) attrs.cop = isa::CacheOp(r.below(4));
     if (r.chance(0.5)) attrs.l2 = isa::L2Evict(r.below(3));
-    order.mmio = r.chance(0.1);
-    return golden::l2_store_action(attrs, order, 0);
+    return golden::l2_store_action(attrs, 0);
   }
 
-  // Functional coverage: eviction class x write mode x hit/miss, allocation, what an eviction
+  // Functional coverage: eviction class x write mode x hit/miss, what an eviction
   // took (its class, dirty or clean), and the DRAM writes (from the golden step ref() just took,
   // which the scoreboard proves equal to the DUT's).
   Crossed cls_mode_, with_lookup_;
-  CoverPoint *alloc_ = nullptr, *victim_ = nullptr, *dram_ = nullptr;
+  CoverPoint *victim_ = nullptr, *dram_ = nullptr;
   std::vector<Out> last_;  // ref()'s outputs, kept only while coverage is counted
   bool covering_ = false;
   void declare_coverage(Coverage& c) {
@@ -167,7 +164,6 @@ struct L2WsliceBench {
                           c.point("l2_wslice.write_mode", {"back", "through"}));
     with_lookup_ = c.crossed("l2_wslice.evict_class_x_write_mode_x_lookup", *cls_mode_.ab,
                              c.point("l2_wslice.lookup", {"hit", "miss"}));
-    alloc_ = &c.point("l2_wslice.on_miss", {"allocated", "not_allocated"});
     victim_ = &c.point("l2_wslice.victim", {"first_dirty", "normal_dirty", "last_dirty", "clean"});
     dram_ = &c.point("l2_wslice.dram_write", {"eviction", "write_through", "flush"});
   }
@@ -183,7 +179,6 @@ struct L2WsliceBench {
       cls_mode_.a->hit(cls);
       cls_mode_.b->hit(mode);
       with_lookup_.hit(cls_mode_.index(cls, mode), o.hit ? 0 : 1);
-      if (!o.hit) alloc_->hit(o.allocated ? 0 : 1);
       if (o.evicted) victim_->hit(o.victim_dirty.empty() ? 3 : size_t(o.victim_cls));
     }
   }
@@ -235,7 +230,6 @@ struct L2WsliceBench {
     w.bytes = in.bytes;
     w.data = in.data.data();
     w.cls = in.act.cls;
-    w.allocate = in.act.allocate;
     w.mode = in.act.mode;
     const golden::CacheWriteResult res = cache.write(w);
     Out o;
@@ -272,7 +266,6 @@ struct L2WsliceBench {
     put_mask(w, F::bytes, in.bytes);
     put_field(w, 0, F::cls, uint64_t(in.act.cls.value_or(EvictClass::Normal)));
     put_field(w, 0, F::keep_cls, !in.act.cls.has_value());
-    put_field(w, 0, F::allocate, in.act.allocate);
     put_field(w, 0, F::through, in.act.mode == golden::WriteMode::Through);
     put_bytes(w, F::data.lsb, in.data.data(), kLineBytes);
   }

@@ -41,7 +41,7 @@ struct Req {
   Mask mask;
   uint8_t fill = 0;  // data byte i = fill + i
   unsigned cls = kNormal;
-  bool keep = false, allocate = true, through = false;
+  bool keep = false, through = false;
 };
 struct Out {
   bool dram = false;
@@ -91,7 +91,6 @@ class L2Wslice : public ::testing::Test {
     put_bits(w, F::bytes.lsb + 64, 64, q.mask.hi);
     put_field(w, 0, F::cls, q.cls);
     put_field(w, 0, F::keep_cls, q.keep);
-    put_field(w, 0, F::allocate, q.allocate);
     put_field(w, 0, F::through, q.through);
     for (unsigned i = 0; i < 128; ++i) {
       const bool on = (i < 64 ? q.mask.lo >> i : q.mask.hi >> (i - 64)) & 1;
@@ -210,17 +209,7 @@ TEST_F(L2Wslice, HandTraceTwoSetsTwoWays) {
   const uint8_t a[6] = {0x10, 0x11, 0x82, 0x83, 0x84, 0x85};
   for (unsigned i = 0; i < 6; ++i) EXPECT_EQ(o[1].data[i], a[i]) << i;
   EXPECT_EQ(o[1].data[6], 0);
-  // 7. E, no allocate, write-through (.mmio): a miss that changes nothing (no stamp); the
-  //    bytes still go to DRAM.
-  Req e = write(0x300, bytes(0, 4), 0x60);
-  e.allocate = false;
-  e.through = true;
-  o = run(e);
-  ASSERT_EQ(o.size(), 2u);
-  EXPECT_FALSE(o[0].hit || o[0].allocated || o[0].evicted);
-  EXPECT_EQ(o[1].cause, kWriteThrough);
-  EXPECT_EQ(o[1].line, 0x300u);
-  // 8. Flush: set 0 way 0 (B, dirty byte 0), way 1 (C, dirty byte 0); set 1 (D) is clean.
+  // 7. Flush: set 0 way 0 (B, dirty byte 0), way 1 (C, dirty byte 0); set 1 (D) is clean.
   Req f;
   f.flush = true;
   o = run(f);
@@ -233,12 +222,12 @@ TEST_F(L2Wslice, HandTraceTwoSetsTwoWays) {
   EXPECT_EQ(o[1].data[0], 0x20);
   EXPECT_TRUE(o[2].flush && !o[2].dram);
   EXPECT_EQ(o[2].flushed, 2u);
-  // 9. Nothing is dirty now.
+  // 8. Nothing is dirty now.
   o = run(f);
   ASSERT_EQ(o.size(), 1u);
   EXPECT_EQ(o[0].flushed, 0u);
-  // 10. C keeps its class on a hit (Normal, stamp 7); E then allocates over C (Normal is below
-  //     B's Last although C is younger), and C is clean: no DRAM write.
+  // 9. C keeps its class on a hit (Normal, stamp 7); E then allocates over C (Normal is below
+  //    B's Last although C is younger), and C is clean: no DRAM write.
   Req c = write(0x200, bytes(1, 1), 0x70);
   c.keep = true;
   o = run(c);
@@ -269,7 +258,6 @@ TEST_F(L2Wslice, ResultHoldsUnderBackPressure) {
   put_field(dut_->req_i, 0, F::line, q.line);
   put_bits(dut_->req_i, F::bytes.lsb, 64, q.mask.lo);
   put_bits(dut_->req_i, F::bytes.lsb + 64, 64, 0);
-  put_field(dut_->req_i, 0, F::allocate, 1);
   put_field(dut_->req_i, 0, F::flush, 0);
   put_field(dut_->req_i, 0, F::through, 0);
   put_field(dut_->req_i, 0, F::keep_cls, 0);

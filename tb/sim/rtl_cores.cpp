@@ -256,7 +256,6 @@ class RtlL1Core final : public sim::L1Core {
         get_bytes(w, W::data.lsb, e.data.data(), golden::kLineBytes);
         e.l2.cls = golden::EvictClass(get_field(w, 0, W::cls));
         if (get_field(w, 0, W::keep_cls)) e.l2.cls = std::nullopt;
-        e.l2.allocate = get_field(w, 0, W::allocate);
         e.l2.mode =
             get_field(w, 0, W::through) ? golden::WriteMode::Through : golden::WriteMode::Back;
         if (shadow_.empty() || shadow_.front().line != e.line) {
@@ -326,7 +325,6 @@ class RtlL2Core final : public sim::L2Core {
     put_bits(w, W::bytes.lsb + 64, 64, e.bytes.hi);
     put_field(w, 0, W::cls, uint64_t(e.l2.cls.value_or(golden::EvictClass::Normal)));
     put_field(w, 0, W::keep_cls, !e.l2.cls.has_value());
-    put_field(w, 0, W::allocate, e.l2.allocate);
     put_field(w, 0, W::through, e.l2.mode == golden::WriteMode::Through);
     std::array<uint8_t, golden::kLineBytes> data{};
     for (unsigned i = 0; i < golden::kLineBytes; ++i)

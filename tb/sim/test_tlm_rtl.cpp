@@ -335,7 +335,6 @@ TEST(RtlCores, L2WriteThroughIsNoVictim) {
   e.bytes.lo = 0xff;
   for (unsigned i = 0; i < 8; ++i) e.data[i] = uint8_t(i + 1);
   e.l2.mode = golden::WriteMode::Through;
-  e.l2.allocate = true;
   e.line = 0x1000;
   sim::L2Result r = l2->write(e);
   EXPECT_FALSE(r.evicted);

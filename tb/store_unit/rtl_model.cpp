@@ -467,7 +467,6 @@ class PathModel final : public RtlStoreModel {
       get_bytes(w, L2W::data.lsb, lw.req.data.data(), golden::kLineBytes);
       lw.req.l2.cls = golden::EvictClass(get_field(w, 0, L2W::cls));
       if (get_field(w, 0, L2W::keep_cls)) lw.req.l2.cls = std::nullopt;
-      lw.req.l2.allocate = get_field(w, 0, L2W::allocate);
       lw.req.l2.mode =
           get_field(w, 0, L2W::through) ? golden::WriteMode::Through : golden::WriteMode::Back;
       l2_sent_.push_back(lw);

@@ -524,18 +524,30 @@ TEST(GoldenL2Policy, QualifierTakesPrecedenceOverPolicy) {
 TEST(GoldenL2Policy, OpaquePolicyFallsThroughToTheDefault) {
   EXPECT_EQ(l2_store_class(hint(0x1234), 0), EvictClass::Normal);
 }
-TEST(GoldenL2Policy, PlainStoreIsWriteBackAllocate) {
-  EXPECT_EQ(l2_store_action({}, {}, 0), (L2StoreAction{EvictClass::Normal, WriteMode::Back, true}));
+TEST(GoldenL2Policy, PlainStoreIsWriteBack) {
+  EXPECT_EQ(l2_store_action({}, 0), (L2StoreAction{EvictClass::Normal, WriteMode::Back}));
 }
-TEST(GoldenL2Policy, WtWritesThroughAndAllocates) {
-  EXPECT_EQ(l2_store_action(cop(isa::CacheOp::Wt), {}, 0),
-            (L2StoreAction{EvictClass::Normal, WriteMode::Through, true}));
+TEST(GoldenL2Policy, WtWritesThrough) {
+  EXPECT_EQ(l2_store_action(cop(isa::CacheOp::Wt), 0),
+            (L2StoreAction{EvictClass::Normal, WriteMode::Through}));
 }
-TEST(GoldenL2Policy, MmioWritesThroughWithoutAllocating) {
+// Silicon (H200, 2026-11-27, run 17): `.mmio` stores to global memory stay in the L2. It
+// allocates and writes back; the write buffer, not the L2, keeps it apart from other stores.
+TEST(GoldenL2Policy, MmioIsWriteBack) {
   Ordering o;
   o.strong = o.mmio = true;
-  EXPECT_EQ(l2_store_action({}, o, 0),
-            (L2StoreAction{EvictClass::Normal, WriteMode::Through, false}));
+  LineRequest req;
+  req.line = 0x1000;
+  req.bytes.set(0);
+  req.data[0] = 0x5a;
+  const WbEntry e = wb_entry_of(req, {}, o);
+  EXPECT_EQ(e.l2, (L2StoreAction{EvictClass::Normal, WriteMode::Back}));
+  EXPECT_FALSE(e.mergeable);
+  // In the L2: allocated, dirty, and nothing for DRAM until it is evicted or flushed.
+  SectoredCache l2 = *SectoredCache::create(CacheGeometry{1024, 2});
+  const CacheWriteResult r = l2_write(l2, e);
+  EXPECT_TRUE(r.allocated);
+  EXPECT_TRUE(l2.lookup(0x1000).dirty.test(0));
 }
 
 // --- write buffer ----------------------------------------------------------------------------

@@ -303,16 +303,15 @@ L1StoreAction l1_store_action(const CacheAttrs& attrs, const Ordering& order);
 // .L2::cache_hint policy, else .cs (first), else Normal. nullopt: keep (evict_unchanged).
 std::optional<EvictClass> l2_store_class(const CacheAttrs& attrs, uint64_t line);
 
+// Every global store allocates in the L2 on a miss: the L2 is the point of coherence, and
+// silicon keeps even `.mmio` stores there (H200, 2026-11-27; docs/golden.md).
 struct L2StoreAction {
   std::optional<EvictClass> cls = EvictClass::Normal;
   WriteMode mode = WriteMode::Back;
-  bool allocate = true;
-  bool operator==(const L2StoreAction& o) const {
-    return cls == o.cls && mode == o.mode && allocate == o.allocate;
-  }
+  bool operator==(const L2StoreAction& o) const { return cls == o.cls && mode == o.mode; }
 };
-// What the L2 slice does with a global store to `line`.
-L2StoreAction l2_store_action(const CacheAttrs& attrs, const Ordering& order, uint64_t line);
+// What the L2 slice does with a global store to `line`. The store's ordering plays no part.
+L2StoreAction l2_store_action(const CacheAttrs& attrs, uint64_t line);
 
 // --- write buffer ------------------------------------------------------------------------
 
