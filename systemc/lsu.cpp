@@ -126,18 +126,40 @@ void Lsu::build(const PlannedOp& op, std::vector<tlm::tlm_generic_payload*>& txn
   }
   for (std::size_t i = 0; i < r.lines.size(); ++i) {
     const golden::LineRequest& l = r.lines[i];
-    tlm::tlm_generic_payload& p = fresh();
-    set_line(p, l.line, l.bytes, l.data.data());
-    StoreExtension& x = store_ext(p);
-    x.order = r.order;
-    x.cache = r.cache;
-    x.lane_mask = l.lane_mask;
-    x.store_class = cls;
-    x.dest = l.dest;
-    if (l.dest.space == MemSpace::Global && release_point) {
-      x.release_point = true;
-      release_point = false;
+    // One request for the line; for a .mmio store one for each lane's bytes. Its lanes go one
+    // at a time, each a request of its own through the L1 and to the L2: an H200 counts a
+    // 32-lane st.mmio of 4-byte lanes as 32 L1 sectors and about 48 L2 requests (1.5 a lane, as
+    // every request), where a weak store of the same lanes makes 4 and 6 (device run 13 of
+    // 2026-11-27, warps_mmio_1 and _32). The lanes' accesses are naturally aligned scalars;
+    // lanes that wrote the same bytes make one request, which carries the line's lane mask.
+    const unsigned lane_bytes =
+        r.order.mmio && op.lane_bytes && op.lane_bytes < golden::kLineBytes ? op.lane_bytes : 0;
+    const unsigned step = lane_bytes ? lane_bytes : golden::kLineBytes;
+    tlm::tlm_generic_payload* last = nullptr;
+    for (unsigned at = 0; at < golden::kLineBytes; at += step) {
+      golden::LineByteMask m = l.bytes;
+      if (lane_bytes) {
+        golden::LineByteMask lane;
+        lane.set_range(at, lane_bytes);
+        m.lo &= lane.lo;
+        m.hi &= lane.hi;
+        if (m.empty()) continue;
+      }
+      tlm::tlm_generic_payload& p = fresh();
+      last = &p;
+      set_line(p, l.line, m, l.data.data());
+      StoreExtension& x = store_ext(p);
+      x.order = r.order;
+      x.cache = r.cache;
+      x.lane_mask = l.lane_mask;
+      x.store_class = cls;
+      x.dest = l.dest;
+      if (l.dest.space == MemSpace::Global && release_point) {
+        x.release_point = true;
+        release_point = false;
+      }
     }
+    StoreExtension& x = store_ext(*last);
     if (!r.mbar.empty() && l.dest.space == MemSpace::Shared && last_of_cta[l.dest.cta % 64] == i) {
       std::uint32_t bytes = 0;
       for (const golden::MbarEvent& e : r.mbar) {

@@ -56,6 +56,7 @@ struct PlannedOp {
   std::uint32_t parity = 0;
   const golden::StoreResult* res = nullptr;  // Store: valid until the next feed call
   bool tcgen05 = false;
+  std::uint8_t lane_bytes = 0;         // Store: each lane's access, bytes (the instruction's)
   isa::Scope scope = isa::Scope::Gpu;  // Fence
   float instructions = 0;              // the SM's issue slots it takes first (WarpOp)
   bool fenced = false;                 // a release store whose fence already went as an op (AT)

@@ -197,6 +197,7 @@ bool TlmModel::next_op(PlannedOp& op) {
     op.ctx = pending_.front().second;
     op.res = &pending_res_;
     op.tcgen05 = pending_tcgen05_;
+    op.lane_bytes = pending_lane_bytes_;
     pending_.pop_front();
     stats_.warp_ops = ++ops_;  // a .sts store is a warp op like a workload's
     return true;
@@ -277,6 +278,7 @@ bool TlmModel::next_workload_op(PlannedOp& op) {
   if (ctx_->hints) prefetch(res_, op.sm);
   op.res = &res_;
   op.tcgen05 = cur.ins->op == isa::Opcode::Tcgen05St;
+  op.lane_bytes = std::uint8_t(cur.ins->access_bytes());
   return true;
 }
 
@@ -494,9 +496,11 @@ void TlmModel::fence(const golden::WarpContext& ctx, isa::Scope scope) {
   sts::StoreModel::fence(ctx, scope);
 }
 
-void TlmModel::submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05) {
+void TlmModel::submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05,
+                      unsigned lane_bytes) {
   pending_.emplace_back(r, ctx);
   pending_tcgen05_ = tcgen05;
+  pending_lane_bytes_ = std::uint8_t(lane_bytes);
   remember(r, ctx, 0);
   const auto t0 = std::chrono::steady_clock::now();
   run_kernel();
@@ -507,13 +511,13 @@ void TlmModel::submit(const golden::StoreResult& r, const golden::WarpContext& c
 void TlmModel::execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
                        const golden::WarpOperands& ops, golden::StoreResult& out) {
   plan_store(&ins, nullptr, ctx, &ops, nullptr, out);
-  submit(out, ctx, ins.op == isa::Opcode::Tcgen05St);
+  submit(out, ctx, ins.op == isa::Opcode::Tcgen05St, ins.access_bytes());
 }
 
 void TlmModel::execute_sass(const isa::SassSt& st, const golden::WarpContext& ctx,
                             const golden::SassRegisterFile& regs, golden::StoreResult& out) {
   plan_store(nullptr, &st, ctx, nullptr, &regs, out);
-  submit(out, ctx, false);
+  submit(out, ctx, false, isa::bytes_of(st.size));
 }
 
 void TlmModel::collect_core_errors() {

@@ -106,7 +106,8 @@ class TlmModel final : public sts::StoreModel {
   struct Top;
   bool next_op(struct PlannedOp& op);
   void run_kernel();  // sc_start until the model is idle
-  void submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05);
+  void submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05,
+              unsigned lane_bytes);
   void remember(const golden::StoreResult& r, const golden::WarpContext& ctx, std::uint32_t sm);
   std::string history_for(std::uint64_t addr, const std::string& space) const;
   void prefetch(const golden::StoreResult& r, std::uint32_t sm) const;
@@ -151,6 +152,7 @@ class TlmModel final : public sts::StoreModel {
   std::deque<std::pair<golden::StoreResult, golden::WarpContext>> pending_;
   golden::StoreResult pending_res_;
   bool pending_tcgen05_ = false;
+  std::uint8_t pending_lane_bytes_ = 0;
   std::optional<std::pair<golden::WarpContext, isa::Scope>> pending_fence_;  // sts mode
   // AT: release stores waiting behind their fences, by warp (Lsu::warp_key); an op read while
   // its warp's store waited; the storage of the op being issued.

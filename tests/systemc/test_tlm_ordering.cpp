@@ -353,6 +353,27 @@ TEST_P(Ordering, MmioLanesGoOneAtATime) {
       << dump(o.log);
 }
 
+// Each lane of a .mmio store is a request of its own (an H200 counts 32 L1 sectors and about
+// 48 L2 requests for a 32-lane st.mmio of 4-byte lanes, run 13 of 2026-11-27): 32 lanes
+// writing one line's 128 bytes make 32 L1 sectors and 32 L2 writes of 4 bytes, where a weak
+// store of the same lanes makes 4 sectors and one L2 write. Lanes 0 and 1 writing one word
+// make one request (their bytes cannot be told apart).
+TEST_P(Ordering, EachMmioLaneIsARequest) {
+  Script s;
+  s.store("st.mmio.relaxed.sys.global.b32 [%rd1], %r1;", 0, 0, 0, ~0u,
+          [](unsigned l) { return kBase + 4 * l; });
+  s.store("st.global.b32 [%rd1], %r1;", 0, 0, 1, ~0u,
+          [](unsigned l) { return kBase + 0x1000 + 4 * l; });
+  s.store("st.mmio.relaxed.sys.global.b32 [%rd1], %r1;", 0, 0, 2, 3u,
+          [](unsigned) { return kBase + 0x2000; });
+  const Outcome o = run_script(s, cfg());
+  STU_EXPECT_GOLDEN_OK(o);
+  EXPECT_EQ(events(o.log, Event::L2Write, 0, kBase).size(), 32u) << dump(o.log);
+  EXPECT_EQ(events(o.log, Event::L2Write, 0, kBase + 0x1000).size(), 1u) << dump(o.log);
+  EXPECT_EQ(events(o.log, Event::L2Write, 0, kBase + 0x2000).size(), 1u) << dump(o.log);
+  EXPECT_EQ(o.stats.get(Metric::L1GlobalSectors), 32.0 + 4.0 + 1.0);
+}
+
 // The second strong store's latency is at least the uncontended L2 round trip. Per docs/tlm.md
 // ("How the latencies are split") l2.hit_latency is end to end: L1 (l1.hit_latency) + crossbar
 // both ways + the slice. A .gpu strong store under the eager policy is acknowledged by the L2,
