@@ -89,8 +89,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   // A sector written again after it was sent ahead must be written back again (the filter
   // says which lines may have sectors sent ahead: most writes need no look in paid_).
   if (maybe_paid(line))
-    if (const auto p = paid_.find(line); p != paid_.end())
-      p->second &= std::uint8_t(~e.bytes.sectors());
+    if (std::uint8_t* p = paid_.find(line)) *p &= std::uint8_t(~e.bytes.sectors());
   if (partial_limit_ && e.l2.mode != golden::WriteMode::Through) {
     const Cycle d = hold_partial(line, e.bytes, t1 + latency_);
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
@@ -118,10 +117,10 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
 
 std::uint8_t L2Slice::take_paid(std::uint64_t line) {
   if (!maybe_paid(line)) return 0;
-  const auto it = paid_.find(line);
-  if (it == paid_.end()) return 0;
-  const std::uint8_t p = it->second;
-  paid_.erase(it);
+  const std::uint8_t* it = paid_.find(line);
+  if (!it) return 0;
+  const std::uint8_t p = *it;
+  paid_.erase(line);
   return p;
 }
 
@@ -132,9 +131,9 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
   const golden::CacheLookup now = core_->lookup(local(line));
   const std::uint8_t part = now.hit ? partly_enabled(now.valid) : 0;
   if (part) {
-    auto [it, fresh] = partial_.try_emplace(line, std::uint8_t(0));
+    auto [held, fresh] = partial_.try_emplace(line, std::uint8_t(0));
     if (fresh) partial_order_.push_back(line);
-    it->second |= part;
+    *held |= part;
   }
   // A host-speed hint: the set of a line that will be sent ahead a few writes from now.
   if (partial_order_.size() > kPartialLookAhead)
@@ -143,9 +142,8 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
   while (partial_.size() > partial_limit_) {
     const std::uint64_t old = partial_order_.front();
     partial_order_.pop_front();
-    const auto it = partial_.find(old);
-    const std::uint8_t held = it->second;
-    partial_.erase(it);
+    const std::uint8_t held = *partial_.find(old);
+    partial_.erase(old);
     last = std::max(last, send_ahead(old, held, true, t));
   }
   return last;
@@ -167,8 +165,8 @@ Cycle L2Slice::send_ahead(std::uint64_t old, std::uint8_t want, bool partly_writ
   // the line, or later stores filled the sectors, in the meantime: nothing to send.
   const golden::CacheLookup l = core_->lookup(local(old));
   if (!l.hit) return 0;
-  const auto p = paid_.find(old);
-  const std::uint8_t before = p == paid_.end() ? 0 : p->second;
+  const std::uint8_t* p = paid_.find(old);
+  const std::uint8_t before = p ? *p : 0;
   std::uint8_t send = std::uint8_t(want & l.dirty.sectors() & ~before);
   if (partly_written) send &= partly_enabled(l.valid);
   if (!send) return 0;

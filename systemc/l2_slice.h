@@ -14,12 +14,12 @@
 #include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "cache_hints.h"
 #include "cores.h"
 #include "host_prefetch.h"
+#include "line_map.h"
 #include "sim_context.h"
 #include "stage.h"
 
@@ -140,8 +140,8 @@ class L2Slice : public Stage {
   std::size_t dirty_limit_ = 0;  // lines; 0: no limit
   std::deque<std::uint64_t> allocated_;
   std::deque<std::uint64_t> partial_order_;
-  std::unordered_map<std::uint64_t, std::uint8_t> partial_;
-  std::unordered_map<std::uint64_t, std::uint8_t> paid_;
+  LineMap<std::uint8_t> partial_;
+  LineMap<std::uint8_t> paid_;
   // Host speed: a bit per hash of a line, set when the line has sectors sent ahead (never
   // cleared): a clear bit means paid_ has no entry for it. And how far ahead of the oldest
   // held line its set is prefetched.

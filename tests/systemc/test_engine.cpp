@@ -11,11 +11,13 @@
 #include <iostream>
 #include <optional>
 #include <random>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "cache_hints.h"
 #include "host_arena.h"
+#include "line_map.h"
 #include "payload.h"
 #include "payload_pool.h"
 #include "stu/golden/cache.h"
@@ -181,6 +183,73 @@ TEST(HostArena, IsAStandardMemoryResource) {
 
 // CacheHints::prefetch_way names the line a write will evict: the same victim as write()
 // (both use golden's one replacement function), across classes, hits and free ways.
+// --- LineMap ------------------------------------------------------------------------------
+
+TEST(LineMap, FindInsertEraseByHand) {
+  LineMap<uint8_t> m;
+  EXPECT_TRUE(m.empty());
+  EXPECT_EQ(m.find(0x80), nullptr);
+  auto [v, fresh] = m.try_emplace(0x80, 3);
+  EXPECT_TRUE(fresh);
+  EXPECT_EQ(*v, 3);
+  EXPECT_FALSE(m.try_emplace(0x80, 9).second);  // present: kept
+  EXPECT_EQ(*m.find(0x80), 3);
+  m[0x100] |= 4;
+  EXPECT_EQ(*m.find(0x100), 4);
+  EXPECT_EQ(m.size(), 2u);
+  EXPECT_TRUE(m.erase(0x80));
+  EXPECT_FALSE(m.erase(0x80));
+  EXPECT_EQ(m.find(0x80), nullptr);
+  EXPECT_EQ(*m.find(0x100), 4);
+  EXPECT_EQ(m.size(), 1u);
+  EXPECT_THROW(m.try_emplace(LineMap<uint8_t>::kFree, 0), std::logic_error);
+}
+
+// Seeded differential test against std::unordered_map: lines from a small range (long probe
+// runs, erasures inside them, growth past the reserve), every answer and the contents equal.
+TEST(LineMap, BehavesAsAMapOnRandomOperations) {
+  const uint64_t seed = seed_from_env();
+  std::cout << "LineMap seed " << seed << " (STU_SEED)\n";
+  std::mt19937_64 rng(seed);
+  LineMap<uint8_t> m;
+  m.reserve(100);
+  std::unordered_map<uint64_t, uint8_t> ref;
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t line = (rng() % (i < 100000 ? 300 : 5000)) * kLineBytes;
+    const uint8_t v = uint8_t(rng());
+    switch (rng() % 4) {
+      case 0: {
+        const auto [p, fresh] = m.try_emplace(line, v);
+        const auto [it, ref_fresh] = ref.try_emplace(line, v);
+        ASSERT_EQ(fresh, ref_fresh) << "op " << i;
+        ASSERT_EQ(*p, it->second) << "op " << i;
+        break;
+      }
+      case 1:
+        ASSERT_EQ(m.erase(line), ref.erase(line) == 1) << "op " << i;
+        break;
+      case 2:
+        m[line] |= v;
+        ref[line] |= v;
+        break;
+      default: {
+        const uint8_t* p = m.find(line);
+        const auto it = ref.find(line);
+        ASSERT_EQ(p != nullptr, it != ref.end()) << "op " << i;
+        if (p) {
+          ASSERT_EQ(*p, it->second) << "op " << i;
+        }
+      }
+    }
+    ASSERT_EQ(m.size(), ref.size()) << "op " << i;
+  }
+  for (const auto& [line, v] : ref) {
+    const uint8_t* p = m.find(line);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(*p, v);
+  }
+}
+
 TEST(CacheHints, PrefetchWayNamesTheVictimTheWriteTakes) {
   const uint64_t seed = seed_from_env();
   std::cout << "CacheHints seed " << seed << " (set STU_SEED to reproduce)\n";
