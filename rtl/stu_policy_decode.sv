@@ -49,7 +49,12 @@ module stu_policy_decode
                 : policy_i == CutlassFirst  ? PriorityFirst : PriorityLast;
     end else if (fractional) begin
       kind_o      = PolicyFractional;
-      primary_o   = l2_priority_e'(policy_i[58:57]);
+      unique case (policy_i[58:57])  // golden::L2Priority's order (stu_pkg: l2_priority_e)
+        2'd0:    primary_o = PriorityUnchanged;
+        2'd1:    primary_o = PriorityFirst;
+        2'd2:    primary_o = PriorityLast;
+        default: primary_o = PriorityNormal;
+      endcase
       secondary_o = policy_i[56] ? PriorityFirst : PriorityUnchanged;
       lines_o     = 5'(policy_i[55:52]) + 5'd1;
     end
@@ -61,5 +66,17 @@ module stu_policy_decode
 
   // A trapping policy is never one that decodes.
   `ASSERT_I(Exclusive_A, !(traps && (named || fractional)))
+  // The GPU traps exactly the policies of the trap rule (bit 59, and bit 60 clear or bits 55:52
+  // all ones), restated from the rule rather than from `traps`.
+  `ASSERT_I(IllegalIffTrapRule_A,
+            (kind_o == PolicyIllegal) == (policy_i[59] && (!policy_i[60] || policy_i[55:52] == 4'hF)))
+  // Of every 16 lines 1..16 take the primary; only a fractional policy names fewer than 16.
+  `ASSERT_I(LinesRange_A, lines_o >= 5'd1 && lines_o <= 5'd16)
+  `ASSERT_I(LinesOnlyFractional_A, lines_o == 5'd16 || kind_o == PolicyFractional)
+  // Only a fractional policy has a secondary priority; an opaque or trapping one changes nothing.
+  `ASSERT_I(SecondaryOnlyFractional_A, secondary_o == PriorityUnchanged ||
+                                       kind_o == PolicyFractional)
+  `ASSERT_I(NoEffectUndecoded_A, (kind_o != PolicyOpaque && kind_o != PolicyIllegal) ||
+                                 primary_o == PriorityUnchanged)
 
 endmodule

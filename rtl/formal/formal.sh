@@ -13,11 +13,11 @@ cd "$(dirname "$0")/../.."
 command -v yosys >/dev/null 2>&1 || { echo "formal: yosys not found: skipped"; exit 77; }
 . rtl/formal/yosys_src.sh
 
-ALL=(store_align mbarrier addr_resolve cache_way_select)
+ALL=(store_align mbarrier addr_resolve cache_way_select policy_decode sector_mask)
 # Purely combinational blocks: one SAT proof over every input (no reset, no induction), at the
 # parameters given (the properties are stated for any geometry; the proof is of this one), with
 # the defines the block needs to be read (COMB_DEFS).
-declare -A COMB=([cache_way_select]="-set Sets 4 -set Ways 4 -set StampBits 4")
+declare -A COMB=([cache_way_select]="-set Sets 4 -set Ways 4 -set StampBits 4" [policy_decode]="" [sector_mask]="")
 declare -A COMB_DEFS=([cache_way_select]="STU_PACKED_PORTS")
 # Properties left out of a block's induction: OPEN ones are not checked here; BMC_ONLY ones are
 # checked by bounded model checking from reset to BMC_DEPTH steps instead. (None today.)
@@ -37,12 +37,12 @@ prove_comb() {
   for d in ${COMB_DEFS[$block]:-}; do defs+=" -D$d"; done
   timeout "$TIMEOUT" nice -n 10 yosys -q -l "$log" -p "
     read_verilog -sv -formal $defs -I$work/src $work/src/$top.sv
-    chparam ${COMB[$block]} $top
+    ${COMB[$block]:+chparam ${COMB[$block]} $top}
     prep -top $top
     sat -prove-asserts -set-assumes -verify -show-inputs -show-outputs" >/dev/null 2>&1 || rc=$?
   local secs=$((SECONDS - t0))
   if ((rc == 0)) && grep -q 'SAT proof finished - no model found: SUCCESS' "$log"; then
-    echo "$block: PROVED for every input (combinational; ${COMB[$block]}; ${secs} s)"
+    echo "$block: PROVED for every input (combinational; ${COMB[$block]:-no parameters}; ${secs} s)"
     return 0
   elif grep -q 'model found: FAIL' "$log"; then
     echo "$block: FAILED: inputs that break a property (${secs} s):"
@@ -57,7 +57,7 @@ prove_comb() {
 prove() {
   local block=$1 top=stu_$1 log="$work/$1.log"
   shift
-  if [[ -n ${COMB[$block]:-} ]]; then
+  if [[ -v COMB[$block] ]]; then
     prove_comb "$block"
     return
   fi
