@@ -22,10 +22,15 @@
 // valid bytes, dirty bytes, class), for the RTL .sts model.
 // Reference: golden::SectoredCache::write / flush and MemoryHierarchy's DRAM writes (cache.h).
 //
-// Microarchitecture: the tag/class/stamp/mask/data arrays are looked up combinationally from
-// the request and written at the edge that accepts it (the victim is read out at the same
-// edge). The outputs are registers, presented one at a time, result then DRAM writes, so the
-// result port and the DRAM port are never valid together. A flush scans one way per cycle.
+// Microarchitecture: the tag/class/stamp/mask arrays (registers) are looked up combinationally
+// from the request and written at the edge that accepts it. The line data (Sets x Ways x 1024
+// bits) sits behind a memory wrapper with a synchronous read port (stu_ram_1r1w, as an SRAM
+// macro would): a write writes only the request's bytes (byte enables; the bytes of a new line
+// it does not write are never read, since only dirty bytes leave), and the victim's data is
+// read at the edge that accepts the write that evicts it (read first), for the DRAM write the
+// cycle after; a flush reads the way it scans. The outputs are registers, presented one at a
+// time, result then DRAM writes, so the result port and the DRAM port are never valid together.
+// A flush scans one way per cycle.
 // Latency 1 cycle to the result; throughput 1 write per cycle when it sends nothing to DRAM
 // (the next request is taken in the cycle the result leaves), plus 1 cycle per DRAM write; a
 // flush takes (sets in use) * (ways in use) cycles plus 1 per dirty line.
@@ -99,7 +104,6 @@ module stu_l2_wslice
   logic       [StampBits-1:0]   stamp_q [Lines];
   mask_t                        valid_q [Lines];
   mask_t                        dirty_q [Lines];
-  data_t                        data_q  [Lines];
   logic       [StampBits-1:0]   counter_q, counter_d;
 
   /////////////
@@ -119,7 +123,13 @@ module stu_l2_wslice
   logic             vict_pend_q, vict_pend_d;  // after the result: victim to DRAM
   logic             thru_pend_q, thru_pend_d;  // then: write-through to DRAM
   l2_result_t       res_q, res_d;
-  dram_write_t      vict_q, vict_d;            // victim or flushed line
+  // The victim or flushed line for DRAM; its data comes from the data memory's read port.
+  typedef struct packed {
+    logic [63:0] line;
+    mask_t       bytes;
+    dram_cause_e cause;
+  } vict_t;
+  vict_t            vict_q, vict_d;
   dram_write_t      thru_q, thru_d;
   logic [IdxBits-1:0] scan_q, scan_d;
   logic [31:0]        flushed_q, flushed_d;
@@ -175,7 +185,7 @@ module stu_l2_wslice
   ///////////////////////
 
   logic         write, alloc, evict;
-  data_t        bits_req, line_data;
+  data_t        bits_req;
   mask_t        line_valid, line_dirty;
   evict_class_e line_cls;
   // Array writes: a whole way (write) or the dirty mask of the scanned way (flush).
@@ -198,12 +208,10 @@ module stu_l2_wslice
     bits_req   = expand(req_i.bytes);
     line_valid = req_i.bytes;
     line_dirty = req_i.through ? '0 : req_i.bytes;
-    line_data  = req_i.data & bits_req;
     line_cls   = req_i.keep_cls ? EvictNormal : req_i.cls;
     if (hit) begin
       line_valid = valid_q[idx] | req_i.bytes;
       line_dirty = req_i.through ? dirty_q[idx] & ~req_i.bytes : dirty_q[idx] | req_i.bytes;
-      line_data  = (data_q[idx] & ~bits_req) | line_data;
       line_cls   = req_i.keep_cls ? cls_q[idx] : req_i.cls;
     end
     line_we  = write;
@@ -237,7 +245,6 @@ module stu_l2_wslice
           vict_d.line  = {tag_q[scan_q], 7'd0};
           vict_d.bytes = dirty_q[scan_q];
           vict_d.cause = DramFlush;
-          vict_d.data  = data_q[scan_q] & expand(dirty_q[scan_q]);
           flushed_d    = flushed_q + 32'd1;
           state_d      = StFlush;
         end else if (scan_last) begin
@@ -288,7 +295,6 @@ module stu_l2_wslice
       vict_d.line  = {tag_q[idx], 7'd0};
       vict_d.bytes = dirty_q[idx];
       vict_d.cause = DramEviction;
-      vict_d.data  = data_q[idx] & expand(dirty_q[idx]);
       thru_pend_d  = req_i.through;
       thru_d.line  = {line_num, 7'd0};
       thru_d.bytes = req_i.bytes;
@@ -327,6 +333,27 @@ module stu_l2_wslice
     end
   end
 
+  // The line data: a write writes the request's bytes; a dirty victim is read at the edge that
+  // accepts the write evicting it (the memory reads first), a flushed way in the scan.
+  logic               data_re;
+  logic [IdxBits-1:0] data_raddr;
+  data_t              data_rd;
+  assign data_re    = (write && evict && |dirty_q[idx]) || clean_we;
+  assign data_raddr = state_q == StScan ? scan_q : idx;
+  stu_ram_1r1w #(
+    .Depth(Lines),
+    .Width(LineBytes * 8)
+  ) u_data (
+    .clk_i,
+    .we_i   (line_we),
+    .waddr_i(idx),
+    .wbe_i  (req_i.bytes),
+    .wdata_i(req_i.data),
+    .re_i   (data_re),
+    .raddr_i(data_raddr),
+    .rdata_o(data_rd)
+  );
+
   // The arrays, written with enables.
   always_ff @(posedge clk_i) begin
     if (line_we) begin
@@ -335,7 +362,6 @@ module stu_l2_wslice
       stamp_q[idx] <= counter_d;
       valid_q[idx] <= line_valid;
       dirty_q[idx] <= line_dirty;
-      data_q[idx]  <= line_data;
     end
     if (clean_we) dirty_q[scan_q] <= '0;
   end
@@ -375,7 +401,15 @@ module stu_l2_wslice
   assign res_valid_o  = state_q == StRes;
   assign res_o        = res_q;
   assign dram_valid_o = state_q == StVict || state_q == StThru || state_q == StFlush;
-  assign dram_o       = state_q == StThru ? thru_q : vict_q;
+  always_comb begin
+    dram_o = thru_q;
+    if (state_q != StThru) begin
+      dram_o.line  = vict_q.line;
+      dram_o.bytes = vict_q.bytes;
+      dram_o.cause = vict_q.cause;
+      dram_o.data  = data_rd & expand(vict_q.bytes);
+    end
+  end
 
   ////////////////
   // Assertions //

@@ -12,13 +12,18 @@ command -v yosys >/dev/null 2>&1 || { echo "synth: yosys not found: skipped"; ex
 
 # The blocks yosys 0.23 reads (the others: unpacked-array or struct-array ports, `break`,
 # functions returning a typedef; docs/rtl.md).
-ALL=(sector_mask store_align mbarrier addr_resolve l2_action policy_decode cache_way_select)
+ALL=(sector_mask store_align mbarrier addr_resolve l2_action policy_decode cache_way_select
+     ram_1r1w)
 # Defines a block needs to be read (cache_way_select: its ports as packed vectors), and
 # parameters other than its defaults (cache_way_select: the geometry of l1_wpath's own default,
 # 16 sets x 4 ways; it reads every line's tag through a multiplexer, which yosys does not
 # finish in 15 minutes at 64 x 4).
 declare -A DEFS=([cache_way_select]="-DSTU_PACKED_PORTS")
 declare -A PARAMS=([cache_way_select]="chparam -set Sets 16 -set Ways 4 stu_cache_way_select;")
+# Memories stay memories: synthesis stops before `memory_map` would turn them into flip-flops (a
+# technology flow maps them to macros instead). ram_1r1w at the L2 slice's own default, 64 x
+# 1024 bits.
+declare -A SYNTH=([ram_1r1w]="-run begin:fine")
 blocks=("$@")
 ((${#blocks[@]})) || blocks=("${ALL[@]}")
 
@@ -29,7 +34,7 @@ status=0
 printf '%-14s %8s %8s %8s %9s %6s\n' block cells flops latches memories time
 for b in "${blocks[@]}"; do
   start=$SECONDS
-  if ! yosys -q -p "read_verilog -sv -DSYNTHESIS ${DEFS[$b]:-} -I$work/src $work/src/stu_$b.sv; ${PARAMS[$b]:-} synth -top stu_$b; tee -q -o $work/$b.stat stat" >"$work/$b.log" 2>&1; then
+  if ! yosys -q -p "read_verilog -sv -DSYNTHESIS ${DEFS[$b]:-} -I$work/src $work/src/stu_$b.sv; ${PARAMS[$b]:-} synth -top stu_$b ${SYNTH[$b]:-}; tee -q -o $work/$b.stat stat" >"$work/$b.log" 2>&1; then
     echo "$b: yosys failed:"
     grep -m3 ERROR "$work/$b.log" || tail -3 "$work/$b.log"
     status=1
@@ -39,7 +44,7 @@ for b in "${blocks[@]}"; do
   cells=$(awk '/Number of cells:/ {n=$NF} END {print n+0}' "$s")
   flops=$(awk '/\$_(S?DFF|DFFE|SDFF|ALDFF)/ {n+=$NF} END {print n+0}' "$s")
   latches=$(awk '/LATCH/ {n+=$NF} END {print n+0}' "$s")
-  mems=$(awk '/Number of memories:/ {n=$NF} END {print n+0}' "$s")
+  mems=$(awk '/Number of memories:/ {n+=$NF} /\$mem(_v2)? / {n+=$NF} END {print n+0}' "$s")
   printf '%-14s %8s %8s %8s %9s %5ss\n' "$b" "$cells" "$flops" "$latches" "$mems" $((SECONDS - start))
   if ((latches)); then
     echo "$b: $latches latches (an always_comb that does not assign every output on every path)"

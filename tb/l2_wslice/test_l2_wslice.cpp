@@ -6,6 +6,8 @@
 // the default 64 x 4 slice against golden::SectoredCache.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -81,8 +83,10 @@ class L2Wslice : public ::testing::Test {
   }
   ~L2Wslice() override { dut_->final(); }
 
-  // Offers one request, then collects every output (always ready) until the slice is quiet.
-  std::vector<Out> run(const Req& q) {
+  // Offers one request, then collects every output until the slice is quiet: the result port
+  // always ready, the DRAM port not ready for its first `dram_stall` cycles with a write
+  // presented, over which that write must not change.
+  std::vector<Out> run(const Req& q, unsigned dram_stall = 0) {
     namespace F = L::l2_write;
     auto& w = dut_->req_i;
     put_field(w, 0, F::flush, q.flush);
@@ -98,12 +102,25 @@ class L2Wslice : public ::testing::Test {
     }
     dut_->req_valid_i = 1;
     std::vector<Out> outs;
+    unsigned stalled = 0;
+    Out held;
     for (unsigned c = 0; c < 40; ++c) {
+      dut_->dram_ready_i = stalled >= dram_stall;
       dut_->eval();
       const bool taken = dut_->req_valid_i && dut_->req_ready_o;
       EXPECT_FALSE(dut_->res_valid_o && dut_->dram_valid_o);
       if (dut_->res_valid_o) outs.push_back(result());
-      if (dut_->dram_valid_o) outs.push_back(dram());
+      if (dut_->dram_valid_o && dut_->dram_ready_i) outs.push_back(dram());
+      if (dut_->dram_valid_o && !dut_->dram_ready_i) {
+        const Out d = dram();
+        if (stalled) {
+          EXPECT_EQ(d.line, held.line) << "cycle " << c;
+          EXPECT_EQ(d.mask, held.mask) << "cycle " << c;
+          EXPECT_EQ(0, std::memcmp(d.data, held.data, sizeof d.data)) << "cycle " << c;
+        }
+        held = d;
+        ++stalled;
+      }
       dut_->clk_i = 1;
       dut_->eval();
       dut_->clk_i = 0;
@@ -246,6 +263,35 @@ TEST_F(L2Wslice, HandTraceTwoSetsTwoWays) {
   EXPECT_EQ(o[0].victim_line, 0x200u);
   EXPECT_EQ(o[0].victim_cls, kNormal);
   EXPECT_EQ(o[0].victim_dirty, Mask{});
+}
+
+// The victim's data comes from the data memory: read at the edge that accepts the write that
+// evicts it, before that write lands in the same way (read first), and held while the DRAM port
+// stalls. A (set 0, way 0) and B (way 1) are dirty; C takes A's way: A's bytes leave with the
+// data written in step 1, not C's. A flush then reads C's way and B's.
+TEST_F(L2Wslice, VictimDataHoldsWhileDramStalls) {
+  run(write(0x000, bytes(0, 8), 0x10));
+  run(write(0x100, bytes(0, 8), 0x20));
+  std::vector<Out> o = run(write(0x200, bytes(4, 8), 0x30), 5);
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_TRUE(o[0].evicted);
+  EXPECT_EQ(o[0].way, 0u);
+  EXPECT_EQ(o[1].cause, kEviction);
+  EXPECT_EQ(o[1].line, 0x000u);
+  EXPECT_EQ(o[1].mask, bytes(0, 8));
+  for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(o[1].data[i], uint8_t(0x10 + i)) << i;
+  EXPECT_EQ(o[1].data[8], 0);
+  Req f;
+  f.flush = true;
+  o = run(f, 3);
+  ASSERT_EQ(o.size(), 3u);
+  EXPECT_EQ(o[0].line, 0x200u);  // set 0 way 0
+  EXPECT_EQ(o[0].mask, bytes(4, 8));
+  for (unsigned i = 4; i < 12; ++i) EXPECT_EQ(o[0].data[i], uint8_t(0x30 + i)) << i;
+  EXPECT_EQ(o[0].data[0], 0);  // a byte of A's never leaves with C
+  EXPECT_EQ(o[1].line, 0x100u);
+  for (unsigned i = 0; i < 8; ++i) EXPECT_EQ(o[1].data[i], uint8_t(0x20 + i)) << i;
+  EXPECT_TRUE(o[2].flush);
 }
 
 // A write after a stall on the result port: the result holds until taken.
