@@ -190,6 +190,12 @@ void Lsu::build(const PlannedOp& op, std::vector<tlm::tlm_generic_payload*>& txn
 }
 
 namespace {
+// How long a .mmio store holds its SM's .mmio path: its own cycles, then one lane at a time.
+Cycle mmio_cycles(const LsuConfig& c, std::uint32_t active) {
+  return Cycle(c.mmio_cycles_per_store) +
+         Cycle(c.mmio_cycles_per_lane) * __builtin_popcount(active);
+}
+
 void count_instruction(Stats& s, StoreClass cls, const PlannedOp& op) {
   switch (cls) {
     case StoreClass::Global:
@@ -299,8 +305,7 @@ void Lsu::issue_lt(const PlannedOp& op) {
   }
   if (op.res && op.res->order.mmio) {  // one lane at a time, one .mmio store after another
     const Cycle start = std::max(t, s.mmio_free);
-    s.mmio_free =
-        start + Cycle(ctx_.cfg.lsu.mmio_cycles_per_lane) * __builtin_popcount(op.ctx.active);
+    s.mmio_free = start + mmio_cycles(ctx_.cfg.lsu, op.ctx.active);
     t = start;
   }
   const bool global = op.kind == OpKind::Store && op.res && !op.tcgen05 &&
@@ -458,8 +463,7 @@ void Lsu::issue_at(const PlannedOp& op) {
   st.add(Metric::LsuStallOrdering, double(ctx_.tb.now() - after_limit));
   if (op.res && op.res->order.mmio) {  // one lane at a time, one .mmio store after another
     const Cycle first = std::max(ctx_.tb.now(), s.mmio_free);
-    s.mmio_free =
-        first + Cycle(ctx_.cfg.lsu.mmio_cycles_per_lane) * __builtin_popcount(op.ctx.active);
+    s.mmio_free = first + mmio_cycles(ctx_.cfg.lsu, op.ctx.active);
     wait_until(first);
   }
   const bool global = op.kind == OpKind::Store && op.res && !op.tcgen05 &&

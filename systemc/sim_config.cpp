@@ -81,6 +81,7 @@ std::vector<Field> fields(SimConfig& c) {
       {"lsu", "issue_width", &c.lsu.issue_width, {1, 8}},
       {"lsu", "outstanding_stores", &c.lsu.outstanding_stores, {1, 4096}},
       {"lsu", "mmio_cycles_per_lane", &c.lsu.mmio_cycles_per_lane, {1, 1000}},
+      {"lsu", "mmio_cycles_per_store", &c.lsu.mmio_cycles_per_store, {0, 1000}},
       {"lsu", "warp_store_cycles", &c.lsu.warp_store_cycles, {0, 1000}},
       {"fence", "cta_cycles", &c.fence.cta_cycles, lat},
       {"fence", "gpu_cycles", &c.fence.gpu_cycles, lat},
@@ -171,8 +172,8 @@ std::uint64_t value_of(const FieldPtr& p) {
 
 SimConfig common_assumptions() {
   SimConfig c;
-  // assumption, but mmio_cycles_per_lane and warp_store_cycles: as h200 (measured there)
-  c.lsu = {1, 32, 2, 8};
+  // assumption, but the .mmio cycles and warp_store_cycles: as h200 (measured there)
+  c.lsu = {1, 32, 2, 3, 8};
   c.fence = {13, 269, 1025, 24};  // assumption: as h200 (measured there)
   c.sm.issue_per_clk = 3;         // assumption: as h200 (measured there)
   // CUDA C++ Programming Guide (SIMT architecture; 7.x and later): a warp scheduler issues one
@@ -301,9 +302,13 @@ SimConfig preset_h200() {
   // oldest lines it allocated for writes back early and keeps them; written again, they send
   // nothing more (32 MiB written 4 times: 9.1 MB in all)
   c.l2.dirty_lines = 210000;
-  // measured (data/silicon/h200-2026-11-26-device, store_bench warps_mmio_1 / _32): a 32-lane
-  // st.mmio every 63.0 / 64.1 cycles on one SM, one lane at a time
+  // measured (data/silicon/h200-2026-11-26-device, store_bench warps_mmio_1 / _32; and
+  // tests/data/silicon/h200-2026-11-27-device runs 13 and 16, chain_mmio): a 32-lane st.mmio
+  // every 63.0 / 64.1 cycles on one SM, one lane at a time; one thread's every 5.1 cycles. A
+  // cost a store a plus b a lane fits both: a + 32 b = 63-64, a + b = 5.1; b = 2 (integer
+  // cycles), a = 3
   c.lsu.mmio_cycles_per_lane = 2;
+  c.lsu.mmio_cycles_per_store = 3;
   // measured (tests/data/silicon/h200-2026-11-27-device runs 13 and 16): one thread's unrolled
   // stores to new lines, 2.44 instructions a store (ncu), issue every 7.6-7.85 cycles
   // (chain_weak, _relaxed_*, _volatile); one warp's whole-line stores every 9.4 (warps_weak_1,

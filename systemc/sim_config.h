@@ -65,9 +65,10 @@ struct SmConfig {
 };
 
 struct LsuConfig {
-  std::uint32_t issue_width = 0;           // warp store instructions accepted per cycle
-  std::uint32_t outstanding_stores = 0;    // stores in flight per SM before the LSU stalls
-  std::uint32_t mmio_cycles_per_lane = 0;  // .mmio: one lane at a time, this long each (per SM)
+  std::uint32_t issue_width = 0;            // warp store instructions accepted per cycle
+  std::uint32_t outstanding_stores = 0;     // stores in flight per SM before the LSU stalls
+  std::uint32_t mmio_cycles_per_lane = 0;   // .mmio: one lane at a time, this long each (per SM)
+  std::uint32_t mmio_cycles_per_store = 0;  // .mmio: this long a store besides its lanes
   // A warp's global stores (not .mmio) issue at least this many cycles apart, whatever else it
   // issues between them; 0: no such limit.
   std::uint32_t warp_store_cycles = 0;

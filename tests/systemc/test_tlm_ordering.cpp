@@ -338,10 +338,12 @@ TEST_P(Ordering, AWarpsGlobalStoresIssueWarpStoreCyclesApart) {
 
 // --- .mmio: one lane at a time ---------------------------------------------------------------
 // A 32-lane st.mmio, then a 1-lane one on the same SM (another warp): the second's lane goes
-// after the first's 32 lanes, lsu.mmio_cycles_per_lane each (an H200: 63-64 cycles a warp).
+// after the first store's own cycles and its 32 lanes, lsu.mmio_cycles_per_store and
+// lsu.mmio_cycles_per_lane each (an H200: 63-64 cycles a warp, 5.1 a one-lane store).
 TEST_P(Ordering, MmioLanesGoOneAtATime) {
   SimConfig c = cfg();
   c.lsu.mmio_cycles_per_lane = 5;
+  c.lsu.mmio_cycles_per_store = 7;
   Script s;
   s.store("st.mmio.relaxed.sys.global.b32 [%rd1], %r1;", 0, 0, 0, ~0u,
           [](unsigned l) { return kBase + 4 * l; });
@@ -349,7 +351,7 @@ TEST_P(Ordering, MmioLanesGoOneAtATime) {
           [](unsigned) { return kBase + 0x200; });
   const Outcome o = run_script(s, c);
   STU_EXPECT_GOLDEN_OK(o);
-  EXPECT_GE(one(o.log, Event::Issue, s.id_of(1)), one(o.log, Event::Issue, s.id_of(0)) + 32 * 5)
+  EXPECT_GE(one(o.log, Event::Issue, s.id_of(1)), one(o.log, Event::Issue, s.id_of(0)) + 7 + 32 * 5)
       << dump(o.log);
 }
 

@@ -85,7 +85,8 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.l2.bytes_per_clk, 3100u);  // 3.95-4.31 TB/s L2-resident x 1.5 L2 sectors / 1980 MHz
   EXPECT_EQ(c.l2.partitions, 2u);        // 1.50 L2 write sectors per L1 sector
   EXPECT_EQ(c.l1.bytes_per_clk, 32u);    // a 128-byte line every 4.0 cycles per SM
-  EXPECT_EQ(c.lsu.mmio_cycles_per_lane, 2u);  // 63-64 cycles a 32-lane st.mmio
+  EXPECT_EQ(c.lsu.mmio_cycles_per_lane, 2u);   // 63-64 cycles a 32-lane st.mmio,
+  EXPECT_EQ(c.lsu.mmio_cycles_per_store, 3u);  // 5.1 a one-lane one
   EXPECT_EQ(c.fence.gpu_cycles, 269u);
   EXPECT_EQ(c.fence.sys_cycles, 1025u);
   EXPECT_EQ(c.fence.cta_cycles, 13u);
@@ -340,6 +341,7 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("l1").at("write_buffer_policy"), "eager");
   EXPECT_EQ(doc.at("dram").at("partial_writes"), "read_modify_write");
   EXPECT_EQ(doc.at("lsu").at("mmio_cycles_per_lane"), 2);
+  EXPECT_EQ(doc.at("lsu").at("mmio_cycles_per_store"), 3);
   EXPECT_EQ(doc.at("fence").at("sys_cycles"), 1025);
   EXPECT_EQ(doc.at("sm").at("issue_per_clk"), 3);
   EXPECT_EQ(doc.at("gpu").at("launch_cycles"), 10260);
@@ -349,13 +351,13 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("l2").at("partial_lines"), 40960);
   EXPECT_EQ(doc.at("dram").at("pair_accesses_per_clk"), 33);
   EXPECT_EQ(doc.at("dram").at("read_write_gbytes_per_s"), 2500);
-  // preset + 14 sections; 55 parameters.
+  // preset + 14 sections; 56 parameters.
   EXPECT_EQ(doc.size(), 15u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 55u);
+  EXPECT_EQ(params, 56u);
 }
 
 // --- what the modules use -----------------------------------------------------------------
