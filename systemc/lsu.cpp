@@ -159,8 +159,8 @@ void Lsu::build(const PlannedOp& op, std::vector<tlm::tlm_generic_payload*>& txn
         release_point = false;
       }
     }
-    StoreExtension& x = store_ext(*last);
     if (!r.mbar.empty() && l.dest.space == MemSpace::Shared && last_of_cta[l.dest.cta % 64] == i) {
+      StoreExtension& x = store_ext(*last);
       std::uint32_t bytes = 0;
       for (const golden::MbarEvent& e : r.mbar) {
         if (e.cta != l.dest.cta) continue;
