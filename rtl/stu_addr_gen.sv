@@ -9,7 +9,9 @@
 // count); without `.E` a 32-bit address, Ra plus the immediate modulo 2^32, zero-extended.
 // Reference: golden::sass_address (executor.h) and the executor's PTX address (base + offset).
 //
-// Purely combinational, every lane at once.
+// Purely combinational, every lane at once. The per-lane ports are flat vectors, lane l at
+// [l*64 +: 64] (or [l*32 +: 32]): the same bits as a [NumLanes][64] packed array, in a form
+// yosys 0.23 reads.
 `include "stu_pkg.svh"
 
 module stu_addr_gen
@@ -19,16 +21,16 @@ module stu_addr_gen
   input  logic                      sass_i,
   // PTX.
   input  logic                      abs_i,       // [imm]
-  input  logic [NumLanes-1:0][63:0] base_i,      // the address register per lane
+  input  logic [NumLanes*64-1:0]    base_i,      // the address register per lane
   input  logic [63:0]               imm_i,       // the offset (PTX: 64-bit; SASS: bits 31:0)
   // SASS.
   input  logic                      extended_i,  // .E
   input  logic                      no_ra_i,     // [ImmU32] or RZ
   input  logic [7:0]                ra_i,        // the register number of Ra
   input  logic [8:0]                cfg_regs_i,  // registers per thread (golden sass_regs)
-  input  logic [NumLanes-1:0][31:0] ra_lo_i,     // Ra per lane
-  input  logic [NumLanes-1:0][31:0] ra_hi_i,     // Ra+1 per lane (as the register file holds it)
-  output logic [NumLanes-1:0][63:0] addr_o
+  input  logic [NumLanes*32-1:0]    ra_lo_i,     // Ra per lane
+  input  logic [NumLanes*32-1:0]    ra_hi_i,     // Ra+1 per lane (as the register file holds it)
+  output logic [NumLanes*64-1:0]    addr_o
 );
 
   logic        sass_abs, hi_reads;
@@ -40,15 +42,16 @@ module stu_addr_gen
   always_comb begin
     for (int unsigned l = 0; l < NumLanes; l++) begin
       if (!en_i) begin
-        addr_o[l] = '0;
+        addr_o[l*64 +: 64] = '0;
       end else if (!sass_i) begin
-        addr_o[l] = abs_i ? imm_i : base_i[l] + imm_i;
+        addr_o[l*64 +: 64] = abs_i ? imm_i : base_i[l*64 +: 64] + imm_i;
       end else if (sass_abs) begin
-        addr_o[l] = {32'd0, imm_i[31:0]};
+        addr_o[l*64 +: 64] = {32'd0, imm_i[31:0]};
       end else if (extended_i) begin
-        addr_o[l] = {hi_reads ? ra_hi_i[l] : 32'd0, ra_lo_i[l]} + imm_sext32;
+        addr_o[l*64 +: 64] = {hi_reads ? ra_hi_i[l*32 +: 32] : 32'd0, ra_lo_i[l*32 +: 32]} +
+                             imm_sext32;
       end else begin
-        addr_o[l] = {32'd0, ra_lo_i[l] + imm_i[31:0]};
+        addr_o[l*64 +: 64] = {32'd0, ra_lo_i[l*32 +: 32] + imm_i[31:0]};
       end
     end
   end
