@@ -35,10 +35,16 @@ module stu_tmem_alloc
 
   localparam int unsigned Units = TmemColumns / TmemAllocUnit;  // 16
 
-  logic [MaxClusterCtas-1:0][Units-1:0]        units_q, starts_q;
-  logic [MaxClusterCtas-1:0][Units-1:0][4:0]   len_q;
+  // Per CTA c: its units [c*Units +: Units], its allocation starts likewise, and the length in
+  // units of the allocation starting at unit u, [(c*Units + u)*5 +: 5]. (Flat vectors: yosys
+  // 0.23 reads no multi-dimensional packed array, and Verilator 5.006 resets no unpacked array
+  // element in a loop.)
+  logic [MaxClusterCtas*Units-1:0]   units_q, starts_q;
+  logic [MaxClusterCtas*Units*5-1:0] len_q;
+  logic [Units-1:0]                  req_units;  // the requesting CTA's
+  assign req_units = units_q[32'(req_cta_i)*Units +: Units];
 
-  assign mask_o = units_q[mask_cta_i];
+  assign mask_o = units_q[32'(mask_cta_i)*Units +: Units];
 
   // The request's count in units: a power of two of columns in [32, 512].
   logic       count_ok;
@@ -59,7 +65,7 @@ module stu_tmem_alloc
     fit_u = '0;
     for (int u = Units - 1; u >= 0; u--) begin
       if (count_ok && 32'(u) + 32'(n) <= Units &&
-          (units_q[req_cta_i] & 16'(want << u)) == '0) begin
+          (req_units & 16'(want << u)) == '0) begin
         fit   = 1'b1;
         fit_u = 4'(u);
       end
@@ -71,8 +77,9 @@ module stu_tmem_alloc
   logic [3:0] free_u;
   assign free_u  = req_taddr_i[8:5];
   assign free_ok = count_ok && req_taddr_i[31:16] == '0 && req_taddr_i[4:0] == '0 &&
-                   req_taddr_i[15:0] < 16'(TmemColumns) && starts_q[req_cta_i][free_u] &&
-                   len_q[req_cta_i][free_u] == n;
+                   req_taddr_i[15:0] < 16'(TmemColumns) &&
+                   starts_q[32'(req_cta_i)*Units + 32'(free_u)] &&
+                   len_q[(32'(req_cta_i)*Units + 32'(free_u))*5 +: 5] == n;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -87,14 +94,14 @@ module stu_tmem_alloc
       rsp_ok_o    <= req_dealloc_i ? free_ok : fit;
       rsp_taddr_o <= req_dealloc_i ? '0 : {16'd0, 7'd0, fit_u, 5'd0};
       if (req_valid_i && !req_dealloc_i && fit) begin
-        units_q[req_cta_i]         <= units_q[req_cta_i] | 16'(want << fit_u);
-        starts_q[req_cta_i][fit_u] <= 1'b1;
-        len_q[req_cta_i][fit_u]    <= n;
+        units_q[32'(req_cta_i)*Units +: Units]               <= req_units | 16'(want << fit_u);
+        starts_q[32'(req_cta_i)*Units + 32'(fit_u)]          <= 1'b1;
+        len_q[(32'(req_cta_i)*Units + 32'(fit_u))*5 +: 5]    <= n;
       end
       if (req_valid_i && req_dealloc_i && free_ok) begin
-        units_q[req_cta_i]          <= units_q[req_cta_i] & ~16'(want << free_u);
-        starts_q[req_cta_i][free_u] <= 1'b0;
-        len_q[req_cta_i][free_u]    <= '0;
+        units_q[32'(req_cta_i)*Units +: Units]               <= req_units & ~(16'(want << free_u));
+        starts_q[32'(req_cta_i)*Units + 32'(free_u)]         <= 1'b0;
+        len_q[(32'(req_cta_i)*Units + 32'(free_u))*5 +: 5]   <= '0;
       end
     end
   end
@@ -104,8 +111,6 @@ module stu_tmem_alloc
   ////////////////
 
   // Every allocation start lies inside allocated units.
-  for (genvar c = 0; c < int'(MaxClusterCtas); c++) begin : gen_cta_asserts
-    `ASSERT_EDGE(StartsAllocated_A, (starts_q[c] & ~units_q[c]) == '0, 1'b1)
-  end
+  `ASSERT_EDGE(StartsAllocated_A, (starts_q & ~units_q) == '0, 1'b1)
 
 endmodule

@@ -13,7 +13,7 @@ command -v yosys >/dev/null 2>&1 || { echo "synth: yosys not found: skipped"; ex
 # The blocks yosys 0.23 reads (the others: unpacked-array or struct-array ports, `break`,
 # functions returning a typedef; docs/rtl.md).
 ALL=(sector_mask store_align mbarrier addr_resolve l2_action policy_decode cache_way_select
-     ram_1r1w addr_gen)
+     ram_1r1w addr_gen tmem_alloc)
 # Defines a block needs to be read (cache_way_select: its ports as packed vectors), and
 # parameters other than its defaults (cache_way_select: the geometry of l1_wpath's own default,
 # 16 sets x 4 ways; it reads every line's tag through a multiplexer, which yosys does not
