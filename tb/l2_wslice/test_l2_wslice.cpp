@@ -294,6 +294,20 @@ TEST_F(L2Wslice, VictimDataHoldsWhileDramStalls) {
   EXPECT_TRUE(o[2].flush);
 }
 
+// A flush as the first request after reset: nothing is dirty, so its result alone (0 lines) and
+// no DRAM write; nothing left over from reset follows it.
+TEST_F(L2Wslice, FlushRightAfterResetWritesNothing) {
+  Req f;
+  f.flush = true;
+  std::vector<Out> o = run(f);
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_TRUE(o[0].flush && !o[0].dram);
+  EXPECT_EQ(o[0].flushed, 0u);
+  o = run(write(0x000, bytes(0, 1), 1));
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_TRUE(o[0].allocated);
+}
+
 // A flush visits the ways in use of the sets in use, one a cycle, and takes one more cycle a
 // dirty line (docs/rtl.md). One way of two in use, two sets, each with a dirty line: after the
 // edge that takes the flush, scan, write back, scan, write back, then the result in the fifth
