@@ -294,6 +294,22 @@ TEST_F(L2Wslice, VictimDataHoldsWhileDramStalls) {
   EXPECT_TRUE(o[2].flush);
 }
 
+// The debug read of a line the slice does not hold reports what SectoredCache::lookup does for
+// a miss: not hit, the line's set, way 0, no valid or dirty byte, class normal.
+TEST_F(L2Wslice, DebugReadOfAnAbsentLine) {
+  run(write(0x000, bytes(0, 4), 1));
+  dut_->dbg_line_i = 0x180;  // set 1, not present
+  dut_->eval();
+  EXPECT_FALSE(dut_->dbg_hit_o);
+  EXPECT_EQ(dut_->dbg_set_o, 1u);
+  EXPECT_EQ(dut_->dbg_way_o, 0u);
+  EXPECT_EQ(dut_->dbg_cls_o, kNormal);
+  dut_->dbg_line_i = 0x000;  // present: set 0, way 0, bytes 0..3 valid and dirty
+  dut_->eval();
+  EXPECT_TRUE(dut_->dbg_hit_o);
+  EXPECT_EQ(dut_->dbg_way_o, 0u);
+}
+
 // A flush as the first request after reset: nothing is dirty, so its result alone (0 lines) and
 // no DRAM write; nothing left over from reset follows it.
 TEST_F(L2Wslice, FlushRightAfterResetWritesNothing) {
