@@ -304,6 +304,10 @@ TEST_F(L2Wslice, DebugReadOfAnAbsentLine) {
   EXPECT_EQ(dut_->dbg_set_o, 1u);
   EXPECT_EQ(dut_->dbg_way_o, 0u);
   EXPECT_EQ(dut_->dbg_cls_o, kNormal);
+  for (unsigned w = 0; w < 4; ++w) {
+    EXPECT_EQ(dut_->dbg_valid_o[w], 0u) << w;
+    EXPECT_EQ(dut_->dbg_dirty_o[w], 0u) << w;
+  }
   dut_->dbg_line_i = 0x000;  // present: set 0, way 0, bytes 0..3 valid and dirty
   dut_->eval();
   EXPECT_TRUE(dut_->dbg_hit_o);
