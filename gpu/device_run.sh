@@ -11,14 +11,17 @@
 #   ncu.csv        Nsight Compute counters of the suite's ncu=1 experiments; ncu_launches.txt
 #                  names each launch; ncu_inst.csv the same launches' instruction counters
 #   check.txt      `stu check -j N` wall time on the machine's cores (the carried mix.ptx, big.ptx)
+#   readback.csv   (part `readback`, on request) the suite's `readback` experiments under Nsight
+#                  Compute without cache control: k_rewrite's and k_read's L2 and DRAM counters
 #   gpu/device_run.sh CARRY OUT
-# STU_DEVICE_PARTS (default library,sass,bench,probes,check; `metrics` too on request) picks the
+# STU_DEVICE_PARTS (default library,sass,bench,probes,check; `metrics`, `readback` on request) picks the
 # sections; STU_DEVICE_STS
 # the .sts files of the library section (default tests/sts/*.sts); STU_DEVICE_ONLY (NAME,...)
 # the suite experiments of the bench section (default all); STU_DEVICE_SUITE the suite file
 # (default gpu/suite.txt); STU_DEVICE_METRICS2 the second ncu pass's metrics (default: the
 # instruction counts); STU_DEVICE_NCU_TIMEOUT the seconds each ncu pass may take (default 200);
-# STU_DEVICE_COMMIT the commit the carry was built from (written to env.txt).
+# STU_DEVICE_COMMIT the commit the carry was built from (written to env.txt);
+# STU_DEVICE_READBACK_SUITE the suite file of the readback part (default the suite file).
 set -u
 ncu_timeout=${STU_DEVICE_NCU_TIMEOUT:-200}
 parts=${STU_DEVICE_PARTS:-library,sass,bench,probes,check}
@@ -67,6 +70,18 @@ want sass && for t in sm_90a sm_100a; do
 done
 tar -C "$sass" -czf "$O/sass.tar.gz" .
 
+# --- what the L2 keeps (suite kernel `readback`): Nsight Compute without cache control, every
+# pass a rerun of the whole program (application replay), so that k_rewrite and k_read find
+# the L2 as the writes before them left it ----------------------------------------------------
+if want readback; then
+  rb_metrics=lts__t_sectors_op_read_lookup_hit.sum,lts__t_sectors_op_read_lookup_miss.sum,lts__t_sectors_op_read.sum,lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum,lts__t_sectors_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
+  timeout "$ncu_timeout" ncu --clock-control none --cache-control none --replay-mode application \
+    --kernel-name 'regex:k_read|k_rewrite' --csv --metrics "$rb_metrics" \
+    "$C/store_bench" "$root/${STU_DEVICE_READBACK_SUITE:-$suite}" --ncu >"$O/readback.csv" \
+    2>"$lib/readback.err"
+  echo "ncu readback rc=$?" >>"$lib/readback.err"
+  grep -v "^==PROF==" "$lib/readback.err" >>"$O/ncu_launches.txt"
+fi
 # --- the correlation suite --------------------------------------------------------------------
 if want bench; then
 timeout 150 "$C/store_bench" "$root/$suite" "${only[@]}" --runs 5 >"$O/bench.jsonl" 2>"$O/bench.err"

@@ -68,7 +68,7 @@ __device__ __forceinline__ void store_lane(char* p, uint32_t v) {
 // multiply-adds before each store, on its data (`mul` is a kernel argument, so ptxas cannot fold
 // them): non-store instructions that compete for issue slots (suite.txt pad=0|8|24).
 template <int Lane, int Unroll, int Pad>
-__global__ void k_stream(char* base, size_t elems, int repeat, uint32_t mul) {
+__device__ __forceinline__ void stream_passes(char* base, size_t elems, int repeat, uint32_t mul) {
   const size_t first = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   const size_t step = size_t(gridDim.x) * blockDim.x;
   const auto value = [mul](size_t i) {
@@ -86,6 +86,17 @@ __global__ void k_stream(char* base, size_t elems, int repeat, uint32_t mul) {
     }
     for (; i < elems; i += step) store_lane<Lane>(base + i * Lane, value(i + r));
   }
+}
+
+template <int Lane, int Unroll, int Pad>
+__global__ void k_stream(char* base, size_t elems, int repeat, uint32_t mul) {
+  stream_passes<Lane, Unroll, Pad>(base, elems, repeat, mul);
+}
+
+// suite.txt kernel `readback ... again=N`: the N passes after the first write, in a kernel of
+// their own so that Nsight Compute can count them apart (16-byte lanes, as the first write).
+__global__ void k_rewrite(char* base, size_t elems, int repeat, uint32_t mul) {
+  stream_passes<16, 1, 0>(base, elems, repeat, mul);
 }
 
 template <int Lane>
@@ -436,15 +447,29 @@ struct Runner {
       const double s = time_best(e, launch);
       if (!ncu) emit(e, "bandwidth", double(footprint) * repeat / s, "B/s", s);
     } else if (e.kernel == "readback") {
-      // The L2 emptied (k_evict), `footprint` written `repeat` times with 16-byte stores, then
-      // read back (k_read); the figure is the three launches' time, the counters k_read's.
+      // The L2 emptied (k_evict), `footprint` written `repeat` times with 16-byte stores,
+      // `again` more times by k_rewrite (none by default), then the bytes [from, from + len)
+      // read back (k_read; default the whole footprint). The figure is the launches' time; the
+      // counters are k_rewrite's and k_read's (the CSV's kernel name tells them apart).
       const size_t footprint = parse_size(p("footprint", "32M"));
       const int repeat = std::stoi(p("repeat", "1"));
+      const int again = std::stoi(p("again", "0"));
+      const size_t from = parse_size(p("from", "0"));
+      const size_t len = parse_size(p("len", p("footprint", "32M").c_str()));
+      if (from % 16 || len % 16 || from + len > footprint || len == 0 || again < 0) {
+        std::fprintf(stderr,
+                     "suite:%d: error: the read window [from, from + len) must be a non-empty, "
+                     "16-byte aligned part of the footprint, again >= 0\n",
+                     e.line);
+        std::exit(2);
+      }
       const size_t words = footprint / 16;
       const double s = time_best(e, [&] {
         k_evict<<<kBlocks, kThreads>>>(scratch, scratch_words, sink);
         k_stream<16, 1, 0><<<kBlocks, kThreads>>>(buffer, words, repeat, 1u);
-        k_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(buffer), words, sink);
+        if (again) k_rewrite<<<kBlocks, kThreads>>>(buffer, words, again, 1u);
+        k_read<<<kBlocks, kThreads>>>(reinterpret_cast<const uint4*>(buffer + from), len / 16,
+                                      sink);
       });
       if (!ncu) emit(e, "seconds", s, "s", s);
     } else if (e.kernel == "empty") {
