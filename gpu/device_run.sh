@@ -80,7 +80,7 @@ if want readback; then
     "$C/store_bench" "$root/${STU_DEVICE_READBACK_SUITE:-$suite}" --ncu >"$O/readback.csv" \
     2>"$lib/readback.err"
   echo "ncu readback rc=$?" >>"$lib/readback.err"
-  grep -v "^==PROF==" "$lib/readback.err" >>"$O/ncu_launches.txt"
+  grep -v "^==PROF==" "$lib/readback.err" | sed "s/^/readback: /" >>"$O/ncu_launches.txt"
 fi
 # --- the correlation suite --------------------------------------------------------------------
 if want bench; then
@@ -89,7 +89,7 @@ echo "store_bench rc=$?" >>"$O/bench.err"
 cat "$O/bench.err" >>"$O/env.txt"; rm -f "$O/bench.err"
 metrics=dram__bytes_write.sum,dram__bytes_read.sum,lts__t_sectors_op_write.sum,lts__t_requests_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,gpu__time_duration.sum,sm__cycles_elapsed.avg
 timeout "$ncu_timeout" ncu --clock-control none --metrics "$metrics" --csv \
-  "$C/store_bench" "$root/$suite" "${only[@]}" --ncu >"$O/ncu.csv" 2>"$O/ncu_launches.txt"
+  "$C/store_bench" "$root/$suite" "${only[@]}" --ncu >"$O/ncu.csv" 2>>"$O/ncu_launches.txt"
 echo "ncu rc=$?" >>"$O/ncu_launches.txt"
 # instructions issued (the issue model's input), in a run of its own so that a metric this
 # ncu lacks cannot cost the counters above

@@ -1,9 +1,12 @@
 // Way selection in a sectored cache: the set of a line (line number & the set mask in use), the
 // way that holds it (a hit), else the replacement victim, by the rule of golden::SectoredCache:
-// the lowest free way, else the way with the smallest {eviction class, write stamp} (golden's
-// key (class + 1) << 56 | stamp; classes first < normal < last, so evict-first lines go first
-// and, within a class, the least recently written), lowest way on ties. Only the ways below
-// cfg_ways_i are in use. The arrays are the cache's own, indexed {set, way}.
+// the lowest free way, else a way of the lowest eviction class (first < normal < last) and,
+// within it, by cfg_random_i:
+//   0 (least recently written): the smallest write stamp (golden's key (class + 1) << 56 |
+//     stamp), lowest way on ties;
+//   1 (random): the first way at or after start_i, cyclically over the ways in use (the cache
+//     draws start_i from its generator: stu_l2_wslice).
+// Only the ways below cfg_ways_i are in use. The arrays are the cache's own, indexed {set, way}.
 // Shared by stu_l1_wpath and stu_l2_wslice, for their requests and their debug reads (one
 // lookup and one replacement rule in the RTL, as in the golden model).
 // Reference: golden::SectoredCache::write / lookup (include/stu/golden/cache.h).
@@ -38,6 +41,8 @@ module stu_cache_way_select
 ) (
   input  logic [SetBits-1:0]   cfg_set_mask_i,  // sets in use - 1
   input  logic [WayBits:0]     cfg_ways_i,      // ways in use, 1 .. Ways
+  input  logic                 cfg_random_i,    // replacement: 1 random from start_i
+  input  logic [WayBits-1:0]   start_i,         // random: where the search starts
   input  logic [TagBits-1:0]   tag_i,           // the line looked up (its line number)
   input  logic [Lines-1:0]     present_i,
 `ifdef STU_PACKED_PORTS
@@ -56,17 +61,28 @@ module stu_cache_way_select
 );
 
   logic [WayBits-1:0]   way_hit, way_vict;
-  logic [StampBits+2:0] key, best_key;  // 0 when free, else {1, class, stamp}
+  logic [WayBits-1:0]   way_mask;         // cfg_ways_i - 1: a distance modulo the ways in use
+  logic [WayBits-1:0]   from_start [Ways];  // random: the way's distance from start_i
+  logic [StampBits-1:0] rank [Ways];      // within a class: the stamp, or the distance
+  logic [StampBits+2:0] key, best_key;  // 0 when free, else {1, class, rank}
+
+  assign set_o = SetBits'(tag_i) & cfg_set_mask_i;
 
   always_comb begin
-    set_o      = SetBits'(tag_i) & cfg_set_mask_i;
+    way_mask = WayBits'(cfg_ways_i - (WayBits + 1)'(1));
+    for (int unsigned w = 0; w < Ways; w++) begin
+      from_start[w] = (WayBits'(w) - start_i) & way_mask;
+      rank[w] = cfg_random_i ? StampBits'(from_start[w]) : `STU_WS_STAMP({set_o, WayBits'(w)});
+    end
+  end
+
+  always_comb begin
     hit_ways_o = '0;
     way_hit    = '0;
     way_vict   = '0;
     best_key   = '1;
     for (int unsigned w = 0; w < Ways; w++) begin
-      key = present_i[{set_o, WayBits'(w)}] ?
-            {1'b1, cls_i[{set_o, WayBits'(w)}], `STU_WS_STAMP({set_o, WayBits'(w)})} : '0;
+      key = present_i[{set_o, WayBits'(w)}] ? {1'b1, cls_i[{set_o, WayBits'(w)}], rank[w]} : '0;
       if ((WayBits + 1)'(w) < cfg_ways_i) begin
         if (present_i[{set_o, WayBits'(w)}] && `STU_WS_TAG({set_o, WayBits'(w)}) == tag_i) begin
           hit_ways_o[w] = 1'b1;
@@ -88,22 +104,30 @@ module stu_cache_way_select
 
   // The rule, restated way by way over the set's ways in use (a checker, not design: the
   // mutation tool leaves it alone): whether the line is in one of them (`seen`), whether one
-  // is free, and whether the chosen way's {class, stamp} is at most every present one's.
-  logic                 chk_seen, chk_free, chk_oldest;
-  logic [WayBits-1:0]   chk_way;
+  // is free, and whether no present way comes before the chosen one: a lower class, or the
+  // same class and an older stamp (least recently written) or a shorter way from start_i,
+  // counted up modulo the ways in use (random).
+  logic                 chk_seen, chk_free, chk_first;
+  logic [WayBits-1:0]   chk_way, chk_dist_w, chk_dist_v;
   // mutate: off
   always_comb begin
     chk_seen   = 1'b0;
     chk_free   = 1'b0;
-    chk_oldest = 1'b1;
+    chk_first  = 1'b1;
     chk_way    = way_o;
+    chk_dist_v = (chk_way - start_i) & WayBits'(cfg_ways_i - (WayBits + 1)'(1));
+    chk_dist_w = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
+      chk_dist_w = (WayBits'(w) - start_i) & WayBits'(cfg_ways_i - (WayBits + 1)'(1));
       if ((WayBits + 1)'(w) < cfg_ways_i) begin
         if (!present_i[{set_o, WayBits'(w)}]) chk_free = 1'b1;
         else if (`STU_WS_TAG({set_o, WayBits'(w)}) == tag_i) chk_seen = 1'b1;
         if (present_i[{set_o, WayBits'(w)}] &&
-            {cls_i[{set_o, WayBits'(w)}], `STU_WS_STAMP({set_o, WayBits'(w)})} <
-            {cls_i[{set_o, chk_way}], `STU_WS_STAMP({set_o, chk_way})}) chk_oldest = 1'b0;
+            (cls_i[{set_o, WayBits'(w)}] < cls_i[{set_o, chk_way}] ||
+             (cls_i[{set_o, WayBits'(w)}] == cls_i[{set_o, chk_way}] &&
+              (cfg_random_i ? chk_dist_w < chk_dist_v
+                            : `STU_WS_STAMP({set_o, WayBits'(w)}) <
+                              `STU_WS_STAMP({set_o, chk_way}))))) chk_first = 1'b0;
       end
     end
   end
@@ -114,10 +138,11 @@ module stu_cache_way_select
                                       `STU_WS_TAG({set_o, way_o}) == tag_i && hit_ways_o[way_o]))
   `ASSERT_I(MissMeansAbsent_A, hit_o || !chk_seen)
   // The victim of a miss: a way in use; a free one when the set has one; else the present way
-  // of the lowest class, the least recently written within it.
+  // of the lowest class that comes first within it (the least recently written, or the first
+  // from start_i).
   `ASSERT_I(VictimInUse_A, hit_o || cfg_ways_i == '0 || {1'b0, way_o} < cfg_ways_i)
   `ASSERT_I(VictimFreeFirst_A, hit_o || !chk_free || !present_i[{set_o, way_o}])
-  `ASSERT_I(VictimOldest_A, hit_o || chk_free || chk_oldest)
+  `ASSERT_I(VictimFirst_A, hit_o || chk_free || chk_first)
 
   // Parameter legality: the sets and ways are powers of two (a set is a mask of the line
   // number, a way an index), and a stamp fits golden's 56-bit key.

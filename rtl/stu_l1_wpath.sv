@@ -166,6 +166,8 @@ module stu_l1_wpath
   ) u_way_select (
     .cfg_set_mask_i,
     .cfg_ways_i,
+    .cfg_random_i(1'b0),  // the L1 replaces the least recently written line
+    .start_i     ('0),
     .tag_i     (line_num),
     .present_i (present_q),
     .tags_i    (tag_q),
@@ -376,6 +378,8 @@ module stu_l1_wpath
   ) u_dbg_select (
     .cfg_set_mask_i,
     .cfg_ways_i,
+    .cfg_random_i(1'b0),  // the L1 replaces the least recently written line
+    .start_i     ('0),
     .tag_i     (dbg_line_i[63:$clog2(LineBytes)]),
     .present_i (present_q),
     .tags_i    (tag_q),

@@ -6,10 +6,12 @@
 // mode golden::l2_store_action gives, or a flush.
 //   write  set = line[7 +: log2(Sets)]. Hit: valid |= bytes; Back: dirty |= bytes, Through:
 //          dirty &= ~bytes; the class is set (kept when keep_cls); the stamp renewed. Miss: it
-//          allocates the lowest free way of the set, else the line of the lowest class
-//          (First < Normal < Last) and, within it, the oldest stamp; write-validate (only the
-//          written bytes are valid, no fill); class Normal when keep_cls. Every write takes
-//          the next stamp.
+//          allocates the lowest free way of the set, else a line of the lowest class
+//          (First < Normal < Last) and, within it, the oldest stamp (cfg_random_i 0) or the
+//          first way at or after the low bits of the next value of a xorshift32 generator,
+//          cyclically (cfg_random_i 1: golden's Replacement::Random; the generator steps at
+//          each write that evicts a line); write-validate (only the written bytes are valid,
+//          no fill); class Normal when keep_cls. Every write takes the next stamp.
 //          Out, in order: the result (l2_result_t); the victim's dirty bytes to DRAM (cause
 //          Eviction) when it had any; the written bytes to DRAM (cause WriteThrough) when the
 //          mode is Through (hit or miss).
@@ -52,6 +54,8 @@ module stu_l2_wslice
   // of two, 1..Sets) and the ways in use (a power of two, 1..Ways).
   input  logic [$clog2(Sets)-1:0] cfg_set_mask_i,
   input  logic [$clog2(Ways):0]   cfg_ways_i,
+  // Replacement within a class: 0 the least recently written line, 1 a way drawn at random.
+  input  logic                    cfg_random_i,
   // Debug read (a backdoor, combinational): the line of dbg_line_i as
   // golden::SectoredCache::lookup reports it.
   /* verilator lint_off UNUSEDSIGNAL */  // the offset in the line is ignored
@@ -105,6 +109,10 @@ module stu_l2_wslice
   mask_t                        valid_q [Lines];
   mask_t                        dirty_q [Lines];
   logic       [StampBits-1:0]   counter_q, counter_d;
+  // Random replacement: the xorshift32 generator (golden::SectoredCache::kRandomSeed, and its
+  // next value); the search starts at its low bits.
+  localparam logic [31:0]       RandomSeed = 32'h2545F491;
+  logic       [31:0]            rand_q, rand_d, rand_next;
 
   /////////////
   // Control //
@@ -159,6 +167,13 @@ module stu_l2_wslice
   logic [WayBits-1:0]     way;
   logic [IdxBits-1:0]     idx;
 
+  // The generator's next value: x ^= x << 13; x ^= x >> 17; x ^= x << 5.
+  always_comb begin
+    rand_next = rand_q ^ (rand_q << 13);
+    rand_next = rand_next ^ (rand_next >> 17);
+    rand_next = rand_next ^ (rand_next << 5);
+  end
+
   // The request's set and way (hit, else the victim), by the shared lookup.
   assign line_num = req_i.line[63:$clog2(LineBytes)];
   stu_cache_way_select #(
@@ -168,6 +183,8 @@ module stu_l2_wslice
   ) u_way_select (
     .cfg_set_mask_i,
     .cfg_ways_i,
+    .cfg_random_i,
+    .start_i   (rand_next[WayBits-1:0]),
     .tag_i     (line_num),
     .present_i (present_q),
     .tags_i    (tag_q),
@@ -226,6 +243,7 @@ module stu_l2_wslice
     scan_d      = scan_q;
     flushed_d   = flushed_q;
     counter_d   = line_we ? counter_q + StampBits'(1) : counter_q;
+    rand_d      = evict && cfg_random_i ? rand_next : rand_q;
 
     // The presented transaction leaves.
     unique case (state_q)
@@ -310,6 +328,7 @@ module stu_l2_wslice
       vict_pend_q <= 1'b0;
       thru_pend_q <= 1'b0;
       counter_q   <= '0;
+      rand_q      <= RandomSeed;
       present_q   <= '0;
       scan_q      <= '0;
       flushed_q   <= '0;
@@ -318,6 +337,7 @@ module stu_l2_wslice
       vict_pend_q <= vict_pend_d;
       thru_pend_q <= thru_pend_d;
       counter_q   <= counter_d;
+      rand_q      <= rand_d;
       scan_q      <= scan_d;
       flushed_q   <= flushed_d;
       if (line_we) present_q[idx] <= 1'b1;
@@ -380,6 +400,8 @@ module stu_l2_wslice
   ) u_dbg_select (
     .cfg_set_mask_i,
     .cfg_ways_i,
+    .cfg_random_i,
+    .start_i   (rand_next[WayBits-1:0]),  // a miss's way is not reported
     .tag_i     (dbg_line_i[63:$clog2(LineBytes)]),
     .present_i (present_q),
     .tags_i    (tag_q),

@@ -39,6 +39,7 @@ module stu_store_path
   input  logic [$clog2(WbEntries):0]   cfg_wb_entries_i,
   input  logic [$clog2(L2Sets)-1:0]    cfg_l2_set_mask_i,
   input  logic [$clog2(L2Ways):0]      cfg_l2_ways_i,
+  input  logic                         cfg_l2_random_i,  // the L2's replacement (stu_l2_wslice)
   // tcgen05.alloc / dealloc.
   input  logic                   ta_req_valid_i,
   input  logic                   ta_req_dealloc_i,
@@ -342,6 +343,7 @@ module stu_store_path
       .clk_i, .rst_ni,
       .cfg_set_mask_i (cfg_l2_set_mask_i),
       .cfg_ways_i     (cfg_l2_ways_i),
+      .cfg_random_i   (cfg_l2_random_i),
       .dbg_line_i     (dbg_l2_line_i),
       .dbg_hit_o      (dbg_l2_hit_o),
       .dbg_set_o      (dbg_l2_set_o),
@@ -413,6 +415,7 @@ module stu_store_path
     assign unused_no_caches = ^{cmd_valid_i, cmd_flush_i, l1_ev_ready_i, l2_res_ready_i,
                                 dram_ready_i, dbg_l1_line_i, dbg_l2_line_i, cfg_l1_set_mask_i,
                                 cfg_l1_ways_i, cfg_wb_entries_i, cfg_l2_set_mask_i, cfg_l2_ways_i,
+                                cfg_l2_random_i,
                                 a_release, a_strong, a_mmio, a_has_cop, a_cop, a_has_l1, a_l1,
                                 a_has_l2, a_l2};
   end

@@ -78,11 +78,14 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   ctx_.record(Event::L2Write, x.instr_id, x.warp, line, t1);
   Cycle done = t1 + latency_;
   const Cycle beyond = ctx_.cfg.dram.latency - ctx_.cfg.l2.hit_latency;
+  bool dirty_victim = false;  // the victim had dirty sectors not yet sent ahead
   if (r.evicted) {
     s.add(Metric::L2Evictions);
     r.victim.line = global(r.victim.line);
+    const std::uint8_t paid = take_paid(r.victim.line);
+    dirty_victim = (r.victim.dirty.sectors() & ~paid) != 0;
     const Cycle d = to_dram_line(r.victim, r.victim.dirty, t1 + latency_, nullptr,
-                                 golden::DramCause::Eviction, take_paid(r.victim.line));
+                                 golden::DramCause::Eviction, paid);
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
@@ -94,7 +97,8 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     const Cycle d = hold_partial(line, e.bytes, t1 + latency_);
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
-  if (dirty_limit_ && !r.hit && e.l2.mode != golden::WriteMode::Through) {
+  // l2.dirty_lines counts dirty lines: a write that takes a dirty line's place adds none.
+  if (dirty_limit_ && !r.hit && !dirty_victim && e.l2.mode != golden::WriteMode::Through) {
     const Cycle d = hold_dirty(line, t1 + latency_);
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }

@@ -106,6 +106,8 @@ struct L2Config {
   SliceHash slice_hash = SliceHash::XorFold;
   std::uint64_t slice_bytes = 0;  // power of two
   std::uint32_t ways = 0;
+  // The victim among a set's lines of the lowest class (golden::SectoredCache, rule 2).
+  golden::Replacement replacement = golden::Replacement::LeastRecentlyWritten;
   std::uint32_t hit_latency = 0;    // cycles, end to end as published
   std::uint32_t bytes_per_clk = 0;  // all slices together
   // Partitions the slices and the SMs are split into (slice s: s * partitions / slices; SM m:

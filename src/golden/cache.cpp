@@ -86,6 +86,10 @@ std::string_view to_string(EvictClass c) {
   return "?";
 }
 
+std::string_view to_string(Replacement r) {
+  return r == Replacement::Random ? "random" : "least_recently_written";
+}
+
 std::optional<EvictClass> evict_class_from_string(std::string_view s) {
   for (EvictClass c : {EvictClass::First, EvictClass::Normal, EvictClass::Last})
     if (s == to_string(c)) return c;
@@ -185,7 +189,8 @@ SectoredCache::SectoredCache(const CacheGeometry& g, CacheData data,
       data_word_((size_t(ways_) * (2 + kMaskWords) + 7) / 8 * 8),  // whole 64-byte lines
       set_words_(data_word_ + (keep_data_ ? size_t(ways_) * kDataWords : 0)),
       // Zero-filled (so every page is touched now, not during the first accesses).
-      mem_(size_t(sets_) * set_words_, memory) {
+      mem_(size_t(sets_) * set_words_ + 1, memory) {  // + the generator's state
+  *random_state() = kRandomSeed;
   for (uint32_t s = 0; s < sets_; ++s) {  // the tags of free ways
     uint64_t* tags = tags_of(s);
     for (uint32_t w = 0; w < ways_; ++w) tags[w] = kNoLine;
@@ -242,7 +247,8 @@ CacheWriteResult SectoredCache::write(const CacheWrite& wr) {
   r.set = set_of(line);
   uint64_t* const tags = tags_of(r.set);
   uint64_t* const keys = tags + ways_;
-  const WayChoice choice = choose_way(tags, ways_, line);
+  const uint32_t draw = next_random(uint32_t(*random_state()));
+  const WayChoice choice = choose_way(tags, ways_, line, g_.replacement, draw & (ways_ - 1));
   const int found = choice.found;
   const uint32_t v = choice.victim;
   if (found >= 0) {
@@ -268,6 +274,7 @@ CacheWriteResult SectoredCache::write(const CacheWrite& wr) {
   if (tags[v] != kNoLine) {
     r.evicted = true;
     take_out(tags, v, r.victim, true);
+    if (g_.replacement == Replacement::Random) *random_state() = draw;
   }
   // Write-validate: no fill from below. The slot is written once, whole (its bytes not
   // written become 0), so neither take_out nor invalidate clears it.

@@ -27,7 +27,9 @@ class CacheHints {
         meta_bytes_(std::uint32_t((l.masks_word + golden::SectoredCache::kMaskWords * l.ways) * 8)),
         ways_(l.ways),
         masks_word_(std::uint32_t(l.masks_word)),
-        data_bytes_(std::uint32_t(l.data_word * 8)) {}
+        data_bytes_(std::uint32_t(l.data_word * 8)),
+        rule_(l.replacement),
+        random_(l.random) {}
 
   explicit operator bool() const { return base_ != nullptr; }
 
@@ -48,7 +50,8 @@ class CacheHints {
     const char* p = set_block(addr);
     const auto* tags = reinterpret_cast<const std::uint64_t*>(p);
     const golden::SectoredCache::WayChoice c = golden::SectoredCache::choose_way(
-        tags, ways_, addr & ~std::uint64_t(golden::kLineBytes - 1));
+        tags, ways_, addr & ~std::uint64_t(golden::kLineBytes - 1), rule_,
+        golden::SectoredCache::next_random(std::uint32_t(*random_)) & (ways_ - 1));
     const std::uint32_t w = c.found >= 0 ? std::uint32_t(c.found) : c.victim;
     const std::uint64_t masks = tags[masks_word_ + golden::SectoredCache::kMaskWords * w];
     asm volatile("" : : "r"(masks));  // the load is kept: nothing else uses the value
@@ -73,6 +76,8 @@ class CacheHints {
   std::uint32_t ways_ = 0;
   std::uint32_t masks_word_ = 0;
   std::uint32_t data_bytes_ = 0;  // offset of data[] in a set's block; 0: no data kept
+  golden::Replacement rule_ = golden::Replacement::LeastRecentlyWritten;
+  const std::uint64_t* random_ = nullptr;  // the cache's generator state
 };
 
 }  // namespace stu::sim

@@ -87,19 +87,24 @@ struct L2WsliceBench {
       *golden::SectoredCache::create({uint64_t(kSets) * kWays * kLineBytes, kWays});
   std::vector<CacheLineOut> flushed;
 
-  // The geometry in use, drawn per seed: the configuration ports choose the sets and ways at
-  // run time (`stu sim --rtl` gives them the model's), so a quarter of the seeds use the
-  // parameters' whole and the rest a smaller one (2..64 sets, 1, 2 or 4 ways); the reference
-  // takes the same.
+  // The geometry and replacement in use, drawn per seed: the configuration ports choose the
+  // sets, ways and replacement at run time (`stu sim --rtl` gives them the model's), so a
+  // quarter of the seeds use the parameters' whole and the rest a smaller one (2..64 sets, 1,
+  // 2 or 4 ways), and half replace at random; the reference takes the same.
+  bool random_ = false;
   void setup(Clocked<Dut>& sim, Rng& r) {
     unsigned sets = kSets, ways = kWays;
     if (!r.chance(0.25)) {
       sets = 2u << r.below(6);
       ways = 1u << r.below(3);
     }
+    random_ = r.chance(0.5);
     sim.dut().cfg_set_mask_i = sets - 1;
     sim.dut().cfg_ways_i = ways;
-    cache = *golden::SectoredCache::create({uint64_t(sets) * ways * kLineBytes, ways});
+    sim.dut().cfg_random_i = random_;
+    cache = *golden::SectoredCache::create(
+        {uint64_t(sets) * ways * kLineBytes, ways,
+         random_ ? golden::Replacement::Random : golden::Replacement::LeastRecentlyWritten});
   }
 
   static LineByteMask random_mask(Rng& r) {
@@ -151,10 +156,10 @@ struct L2WsliceBench {
   }
 
   // Functional coverage: eviction class x write mode x hit/miss, what an eviction
-  // took (its class, dirty or clean), and the DRAM writes (from the golden step ref() just took,
-  // which the scoreboard proves equal to the DUT's).
+  // took (its class, dirty or clean) and by which replacement rule, and the DRAM writes (from
+  // the golden step ref() just took, which the scoreboard proves equal to the DUT's).
   Crossed cls_mode_, with_lookup_;
-  CoverPoint *victim_ = nullptr, *dram_ = nullptr;
+  CoverPoint *victim_ = nullptr, *dram_ = nullptr, *replacement_ = nullptr;
   std::vector<Out> last_;  // ref()'s outputs, kept only while coverage is counted
   bool covering_ = false;
   void declare_coverage(Coverage& c) {
@@ -166,6 +171,7 @@ struct L2WsliceBench {
                              c.point("l2_wslice.lookup", {"hit", "miss"}));
     victim_ = &c.point("l2_wslice.victim", {"first_dirty", "normal_dirty", "last_dirty", "clean"});
     dram_ = &c.point("l2_wslice.dram_write", {"eviction", "write_through", "flush"});
+    replacement_ = &c.point("l2_wslice.evicted_by", {"least_recently_written", "random"});
   }
   void cover_in(const In& in) {
     for (const Out& o : last_) {
@@ -179,7 +185,10 @@ struct L2WsliceBench {
       cls_mode_.a->hit(cls);
       cls_mode_.b->hit(mode);
       with_lookup_.hit(cls_mode_.index(cls, mode), o.hit ? 0 : 1);
-      if (o.evicted) victim_->hit(o.victim_dirty.empty() ? 3 : size_t(o.victim_cls));
+      if (o.evicted) {
+        victim_->hit(o.victim_dirty.empty() ? 3 : size_t(o.victim_cls));
+        replacement_->hit(random_ ? 1 : 0);
+      }
     }
   }
   void cover_out(const Out&) {}

@@ -167,6 +167,32 @@ class L2Wslice : public ::testing::Test {
 
 // The trace of docs/golden.md's rules on lines A=0x000, B=0x100, C=0x200, E=0x300 (set 0) and
 // D=0x080 (set 1). Stamps: each write that hits or allocates takes the next (1, 2, ...).
+// cfg_random_i: the victim is the first way of the lowest class from the low bit of the
+// generator's next value (xorshift32 from 0x2545F491: 0xE124B63A, 0x8B9A74AB, 0x64E1B3AC,
+// 0x00174626 -> ways 0, 1, 0, 0; golden cache.h), drawn only by a write that evicts. Lines
+// 0x000 .. 0x400 all fall in set 0 of the 2 x 2 slice. Where least recently written would
+// choose otherwise, the comment says so.
+TEST_F(L2Wslice, RandomReplacementFollowsTheGenerator) {
+  dut_->cfg_random_i = 1;
+  stu::tb::reset(*dut_);
+  const auto victim_of = [&](uint64_t line) {
+    const std::vector<Out> o = run(write(line, bytes(0, 128), 0x10));
+    EXPECT_FALSE(o.empty());
+    return o.empty() ? Out{} : o[0];
+  };
+  EXPECT_EQ(victim_of(0x000).way, 0u);  // free ways first: no draw
+  EXPECT_EQ(victim_of(0x100).way, 1u);
+  EXPECT_TRUE(victim_of(0x000).hit);  // a hit: no draw
+  Out o = victim_of(0x200);           // 0 -> way 0, A (least recently written: way 1, B)
+  EXPECT_TRUE(o.evicted && o.way == 0 && o.victim_line == 0x000u);
+  o = victim_of(0x300);  // 1 -> way 1, B
+  EXPECT_TRUE(o.evicted && o.way == 1 && o.victim_line == 0x100u);
+  o = victim_of(0x400);  // 0 -> way 0, C
+  EXPECT_TRUE(o.evicted && o.way == 0 && o.victim_line == 0x200u);
+  o = victim_of(0x000);  // 0 -> way 0, E (least recently written: way 1, D)
+  EXPECT_TRUE(o.evicted && o.way == 0 && o.victim_line == 0x400u);
+}
+
 TEST_F(L2Wslice, HandTraceTwoSetsTwoWays) {
   // 1. A bytes 0..3: miss, lowest free way 0 (stamp 1).
   std::vector<Out> o = run(write(0x000, bytes(0, 4), 0x10));

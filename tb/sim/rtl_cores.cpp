@@ -308,6 +308,7 @@ class RtlL2Core final : public sim::L2Core {
     auto& d = b_.dut();
     d.cfg_set_mask_i = c.sets() - 1;
     d.cfg_ways_i = c.ways;
+    d.cfg_random_i = g.replacement == golden::Replacement::Random;
     d.req_valid_i = 0;
     d.res_ready_i = 1;
     d.dram_ready_i = 1;

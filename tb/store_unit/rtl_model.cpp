@@ -150,6 +150,7 @@ class PathModel final : public RtlStoreModel {
       u.cfg_wb_entries_i = caches->write_buffer;
       u.cfg_l2_set_mask_i = caches->l2.sets() - 1;
       u.cfg_l2_ways_i = caches->l2.ways;
+      u.cfg_l2_random_i = caches->l2.replacement == golden::Replacement::Random;
     }
     u.rst_ni = 0;
     u.clk_i = 0;

@@ -78,12 +78,15 @@ TEST_P(Calibration, L2StoreLatency) {
 // Streaming stores (coalesced, 16 bytes per lane, every SM) over a footprint twice the L2, in
 // steady state: every line written evicts a dirty line to DRAM. To stay cheap the test shrinks
 // the L2 to 80 x 64 KiB = 5 MiB (footprint 10 MiB); the steady-state rate does not depend on
-// the L2's capacity (docs/calibration.md measures the full 40 MiB L2 with 128-512 MiB).
+// the L2's capacity (docs/calibration.md measures the full 40 MiB L2 with 128-512 MiB). The L2
+// replaces the least recently written line, so that every line of a second pass misses (a
+// random victim keeps about a fifth of a footprint twice the L2's size).
 struct Stream {
   SimConfig cfg;
   GenParams p;
   explicit Stream(SimMode mode) : cfg(h100(mode)) {
     cfg.l2.slice_bytes = 64 << 10;
+    cfg.l2.replacement = golden::Replacement::LeastRecentlyWritten;
     p.sms = cfg.gpu.sms;
     p.width = 16;
     p.footprint = 10ull << 20;

@@ -25,10 +25,12 @@ TEST(ResolveConfig, ReportsEveryErrorNamingTheFileOnce_bad) {
   std::string why;
   EXPECT_FALSE(resolve_config(path, "", c, why));
   // Every error, in the document's key order (l1, l2, shared), the file named on each line.
-  EXPECT_EQ(why, path + ": l1.ways: must be a power of two in 1..64, got 0\n" + path +
-                     ": l2.colour: unknown key (known: slices, slice_hash, slice_bytes, ways, "
-                     "hit_latency, bytes_per_clk, partitions, partial_lines, dirty_lines)\n" +
-                     path + ": shared.banks: must be a power of two in 1..64, got 3");
+  EXPECT_EQ(
+      why,
+      path + ": l1.ways: must be a power of two in 1..64, got 0\n" + path +
+          ": l2.colour: unknown key (known: slices, slice_hash, slice_bytes, ways, replacement, "
+          "hit_latency, bytes_per_clk, partitions, partial_lines, dirty_lines)\n" +
+          path + ": shared.banks: must be a power of two in 1..64, got 3");
   {
     std::ofstream out(path);
     out << R"({"preset": "h100", "l1": {"ways": 0}, "shared": {"banks": 3}})";

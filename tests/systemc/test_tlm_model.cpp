@@ -427,6 +427,36 @@ TEST(Stats, TheL2WritesItsOldestAllocatedLinesBackBeyondItsShare) {
   }
 }
 
+// l2.dirty_lines counts dirty lines: a write that evicts a dirty line adds none, so it sends
+// nothing ahead. One slice of one set of 4 ways, random replacement (its draws: way 2, then 3;
+// golden cache.h), l2.dirty_lines 4: six warps write lines 0..5 whole (stream, width 4). Lines
+// 0-3 fill the set (4 dirty, none over the share); line 4 evicts way 2 (line 2, dirty) and
+// line 5 way 3 (line 3, dirty): 2 x 128 bytes written during the run, nothing sent ahead (a
+// count of allocations would have sent lines 0 and 1 ahead too: 512 bytes). The flush writes the
+// four lines left (512 bytes).
+TEST(Stats, AWriteThatEvictsADirtyLineAddsNoDirtyLine) {
+  for (const SimMode mode : {SimMode::Lt, SimMode::At}) {
+    SCOPED_TRACE(mode == SimMode::Lt ? "lt" : "at");
+    SimConfig c = one_slice_h200(mode);
+    c.l2.slice_bytes = 512;
+    c.l2.ways = 4;
+    c.l2.replacement = golden::Replacement::Random;
+    c.l2.partial_lines = 0;
+    c.l2.dirty_lines = 4;
+    GenParams p;
+    p.warps = 6;
+    p.width = 4;
+    p.footprint = 6 * 128;
+    const Outcome o = run_generator("stream", p, c);
+    STU_EXPECT_GOLDEN_OK(o);
+    const Stats& s = o.stats;
+    EXPECT_EQ(s.get(Metric::L2Evictions), 2.0);
+    EXPECT_EQ(s.get(Metric::L2DirtySentAhead), 0.0);
+    EXPECT_EQ(s.dram_bytes_in_run, 256.0);
+    EXPECT_EQ(s.get(Metric::DramBytesWrite), 256.0 + 512.0);
+  }
+}
+
 // l2.partitions = 2 with 2 SMs and 3 slices: SM m is in partition m, slice s in s * 2 / 3 (0,
 // 0, 1). 16 warps of st.global.b32 (stream, width 4): warp i on SM i mod 2 writes line base + 128 i
 // whole. A line whose slice is in the writer's partition is one request of 4 sectors; one in

@@ -94,6 +94,39 @@ TEST(GoldenCacheGeometry, HierarchyErrorNamesTheLevel) {
 
 // --- hits, misses, victims in the 2-set, 2-way cache ------------------------------------------
 
+// Replacement::Random in one set of 4 ways (512 bytes): lines 0x000, 0x080, ... all fall in
+// set 0. The generator's values (xorshift32 from 0x2545F491, worked out on paper): 0xE124B63A,
+// 0x8B9A74AB, 0x64E1B3AC, 0x00174626, 0xF2ADBBAF, 0xFED75123; r = the low 2 bits: 2, 3, 0, 2,
+// 3, 3. A free way is taken first without a draw; a hit draws nothing.
+TEST(GoldenCache, HandTracedRandomVictims) {
+  SectoredCache c = *SectoredCache::create({512, 4, Replacement::Random});
+  Payload p;
+  const auto write = [&](uint64_t line, std::optional<EvictClass> cls = EvictClass::Normal) {
+    return c.write(wr(line, 0, 4, p, 0x10, cls));
+  };
+  for (uint64_t w = 0; w < 4; ++w)  // A B C D into ways 0..3
+    EXPECT_TRUE(!write(0x080 * w).evicted);
+  CacheWriteResult r = write(0x200);  // E: r = 2, all Normal -> way 2 (C)
+  EXPECT_TRUE(r.evicted && r.way == 2 && r.victim.line == 0x100u);
+  EXPECT_TRUE(write(0x000).hit);  // A hits: no draw
+  r = write(0x280);               // F: r = 3 -> way 3 (D)
+  EXPECT_TRUE(r.evicted && r.way == 3 && r.victim.line == 0x180u);
+  EXPECT_TRUE(write(0x080, EvictClass::First).hit);  // B becomes First
+  r = write(0x300);  // G: r = 0, but the lowest class is First: way 1 (B)
+  EXPECT_TRUE(r.evicted && r.way == 1 && r.victim.line == 0x080u);
+  EXPECT_TRUE(write(0x000, EvictClass::First).hit);  // A (way 0) and G (way 1) First
+  EXPECT_TRUE(write(0x300, EvictClass::First).hit);
+  r = write(0x380);  // H: r = 2; First ways from 2 on, cyclically: 0 -> A
+  EXPECT_TRUE(r.evicted && r.way == 0 && r.victim.line == 0x000u);
+  EXPECT_TRUE(c.invalidate(0x200));  // E leaves way 2 free
+  r = write(0x400);                  // I takes the free way 2: no draw
+  EXPECT_TRUE(!r.evicted && r.way == 2);
+  r = write(0x480);  // J: r = 3; First is G alone -> way 1
+  EXPECT_TRUE(r.evicted && r.way == 1 && r.victim.line == 0x300u);
+  r = write(0x500);  // K: r = 3, all Normal -> way 3 (F) (had I drawn, K would take way 2)
+  EXPECT_TRUE(r.evicted && r.way == 3 && r.victim.line == 0x280u);
+}
+
 TEST(GoldenCache, HandTracedHitsMissesAndVictims) {
   SectoredCache c = tiny();
   Payload p;
@@ -998,8 +1031,9 @@ class RefCache {
     std::array<uint8_t, kLineBytes> data{};
   };
 
-  RefCache(uint32_t sets, uint32_t ways, bool keep)
-      : sets_(sets), keep_(keep), set_(sets, std::vector<Way>(ways)) {}
+  RefCache(uint32_t sets, uint32_t ways, bool keep,
+           Replacement rule = Replacement::LeastRecentlyWritten)
+      : sets_(sets), keep_(keep), rule_(rule), set_(sets, std::vector<Way>(ways)) {}
 
   uint32_t set_of(uint64_t addr) const { return uint32_t(addr / kLineBytes % sets_); }
   static uint64_t line_of(uint64_t addr) { return addr - addr % kLineBytes; }
@@ -1038,14 +1072,26 @@ class RefCache {
       r.allocated = true;
       int v = -1;
       for (size_t i = 0; i < ways.size() && v < 0; ++i)
-        if (!ways[i].present) v = int(i);  // rule 1: the lowest free way
-      if (v < 0) {                         // rule 2: lowest class, then oldest stamp
-        v = 0;
+        if (!ways[i].present) v = int(i);                         // rule 1: the lowest free way
+      if (v < 0 && rule_ == Replacement::LeastRecentlyWritten) {  // rule 2: lowest class,
+        v = 0;                                                    // then oldest stamp
         for (size_t i = 1; i < ways.size(); ++i) {
           const Way& a = ways[i];
           const Way& b = ways[size_t(v)];
           if (a.cls < b.cls || (a.cls == b.cls && a.stamp < b.stamp)) v = int(i);
         }
+      } else if (v < 0) {  // rule 2, Random: the lowest class's first way from r, cyclically
+        random_ ^= random_ << 13;
+        random_ ^= random_ >> 17;
+        random_ ^= random_ << 5;
+        const size_t n = ways.size();
+        const size_t start = random_ % n;
+        EvictClass lowest = EvictClass::Last;
+        for (const Way& a : ways) lowest = std::min(lowest, a.cls);
+        for (size_t k = 0; k < n && v < 0; ++k)
+          if (ways[(start + k) % n].cls == lowest) v = int((start + k) % n);
+      }
+      if (r.allocated && ways[size_t(v)].present) {
         r.evicted = true;
         r.victim = out_of(ways[size_t(v)]);
       }
@@ -1122,6 +1168,8 @@ class RefCache {
  private:
   uint32_t sets_;
   bool keep_;
+  Replacement rule_;
+  uint32_t random_ = 0x2545F491u;  // the xorshift32 generator of rule 2 (Random), its seed
   uint64_t counter_ = 0;
   std::vector<std::vector<Way>> set_;
 };
@@ -1184,18 +1232,19 @@ std::optional<EvictClass> random_class(std::mt19937_64& rng) {
 }
 
 // One geometry, one data mode: `ops` random calls on both, every returned field compared.
-void differential_run(uint64_t seed, uint32_t ways, uint32_t sets, CacheData mode, int ops) {
+void differential_run(uint64_t seed, uint32_t ways, uint32_t sets, CacheData mode, int ops,
+                      Replacement rule) {
   std::ostringstream what;
   what << "seed " << seed << ", " << ways << " ways x " << sets << " sets, "
-       << (mode == CacheData::Keep ? "keep" : "drop");
+       << (mode == CacheData::Keep ? "keep" : "drop") << ", " << to_string(rule);
   SCOPED_TRACE(what.str());
   std::mt19937_64 rng(seed);
-  const CacheGeometry g{uint64_t(kLineBytes) * ways * sets, ways};
+  const CacheGeometry g{uint64_t(kLineBytes) * ways * sets, ways, rule};
   std::optional<SectoredCache> made = SectoredCache::create(g, nullptr, mode);
   ASSERT_TRUE(made);
   SectoredCache& c = *made;
   ASSERT_EQ(g.sets(), sets);
-  RefCache ref(sets, ways, mode == CacheData::Keep);
+  RefCache ref(sets, ways, mode == CacheData::Keep, rule);
   // Lines: about three per way of the cache, so sets fill up, hit and evict; some far apart
   // (same set, different high bits).
   const uint64_t nlines = uint64_t(ways) * sets * 3;
@@ -1266,10 +1315,11 @@ TEST(GoldenCacheDifferential, RandomCallsMatchTheReference) {
       {1, 1}, {1, 8}, {2, 1}, {2, 4}, {4, 2}, {4, 16}, {8, 4}, {16, 2}, {32, 1}, {64, 1}, {64, 4}};
   uint64_t run = 0;
   for (const auto& [ways, sets] : geometries)
-    for (CacheData mode : {CacheData::Keep, CacheData::Drop}) {
-      differential_run(seed + run++, ways, sets, mode, 20000);
-      if (HasFailure()) return;
-    }
+    for (CacheData mode : {CacheData::Keep, CacheData::Drop})
+      for (Replacement rule : {Replacement::LeastRecentlyWritten, Replacement::Random}) {
+        differential_run(seed + run++, ways, sets, mode, 20000, rule);
+        if (HasFailure()) return;
+      }
 }
 
 }  // namespace

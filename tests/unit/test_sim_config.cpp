@@ -99,6 +99,7 @@ TEST(SimConfigPreset, H200FromTheMeasuredDevice) {
   EXPECT_EQ(c.dram.read_write_gbytes_per_s, 4000u);  // reads + writes, partly written sectors
   EXPECT_EQ(c.l2.partial_lines, 61000u);             // 48-73 k lines left unfilled
   EXPECT_EQ(c.l2.dirty_lines, 210000u);              // 24.6-27.3 MB of dirty lines kept
+  EXPECT_EQ(c.l2.replacement, golden::Replacement::Random);  // rewrites of 48-96 MiB
   EXPECT_EQ(c.dram.partial_writes, PartialWrite::ReadModifyWrite);
   EXPECT_EQ(h100.l2.partitions, 1u);  // not measured there
 }
@@ -177,7 +178,8 @@ TEST(SimConfigLoad, UnknownSection_bad) {
 
 TEST(SimConfigLoad, UnknownKey_bad) {
   EXPECT_EQ(only_error(R"({"l2": {"slcies": 4}})"),
-            "l2.slcies: unknown key (known: slices, slice_hash, slice_bytes, ways, hit_latency, "
+            "l2.slcies: unknown key (known: slices, slice_hash, slice_bytes, ways, replacement, "
+            "hit_latency, "
             "bytes_per_clk, partitions, partial_lines, dirty_lines)");
 }
 
@@ -231,6 +233,14 @@ TEST(SimConfigLoad, NotAPowerOfTwo_bad) {
 TEST(SimConfigLoad, BadEnumName_bad) {
   EXPECT_EQ(only_error(R"({"l2": {"slice_hash": "crc"}})"),
             "l2.slice_hash: must be one of \"modulo\", \"xor_fold\", got \"crc\"");
+}
+
+TEST(SimConfigLoad, ReplacementByName) {
+  const ConfigLoad r = load_config(R"({"l2": {"replacement": "least_recently_written"}})");
+  ASSERT_TRUE(r.ok()) << r.errors[0].str();
+  EXPECT_EQ(r.config.l2.replacement, golden::Replacement::LeastRecentlyWritten);
+  EXPECT_EQ(only_error(R"({"l2": {"replacement": "lru"}})"),
+            "l2.replacement: must be one of \"least_recently_written\", \"random\", got \"lru\"");
 }
 
 TEST(SimConfigLoad, BadPresetName_bad) {
@@ -351,13 +361,14 @@ TEST(SimConfigJson, WritesEveryKeyWithItsValue) {
   EXPECT_EQ(doc.at("l2").at("partial_lines"), 40960);
   EXPECT_EQ(doc.at("dram").at("pair_accesses_per_clk"), 33);
   EXPECT_EQ(doc.at("dram").at("read_write_gbytes_per_s"), 2500);
-  // preset + 14 sections; 56 parameters.
+  // preset + 14 sections; 57 parameters.
   EXPECT_EQ(doc.size(), 15u);
   std::size_t params = 0;
   for (const auto& [section, body] : doc.items()) {
     if (section != "preset") params += body.size();
   }
-  EXPECT_EQ(params, 56u);
+  EXPECT_EQ(params, 57u);
+  EXPECT_EQ(doc.at("l2").at("replacement"), "random");
 }
 
 // --- what the modules use -----------------------------------------------------------------

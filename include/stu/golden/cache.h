@@ -47,10 +47,19 @@ std::optional<EvictClass> evict_class_from_string(std::string_view s);
 // .wt and .mmio stores).
 enum class WriteMode : uint8_t { Back, Through };
 
-// Size and associativity. Lines are kLineBytes (128) of kSectorsPerLine (4) sectors.
+// How a set picks its victim among the lines of its lowest class (SectoredCache, rule 2).
+//   LeastRecentlyWritten  the line written longest ago (the default).
+//   Random                a pseudo-random way: what the H200's L2 does with footprints near and
+//                         beyond its size (docs/golden.md, "Replacement").
+enum class Replacement : uint8_t { LeastRecentlyWritten, Random };
+std::string_view to_string(Replacement r);  // "least_recently_written", "random"
+
+// Size, associativity and replacement. Lines are kLineBytes (128) of kSectorsPerLine (4)
+// sectors.
 struct CacheGeometry {
   uint64_t bytes = 0;
   uint32_t ways = 0;
+  Replacement replacement = Replacement::LeastRecentlyWritten;
 
   static constexpr uint32_t kMaxWays = 64;
   static constexpr uint64_t kMaxBytes = uint64_t(64) << 20;  // 64 MiB: a whole H100 L2 fits
@@ -152,8 +161,14 @@ class AlignedWords {
 //
 // Replacement (the whole rule):
 //   1. a miss that allocates takes the lowest-numbered free way of its set;
-//   2. if none is free, the victim is the line of the lowest class (First < Normal < Last)
-//      and, within that class, the least recently written (oldest stamp).
+//   2. if none is free, the victim is a line of the lowest class (First < Normal < Last);
+//      within that class, by the geometry's Replacement:
+//        LeastRecentlyWritten: the least recently written line (oldest stamp), the
+//          lowest way on ties;
+//        Random: the first such line at or after way r, cyclically (r, r + 1, ..., ways - 1,
+//          0, ...), where r is the low log2(ways) bits of the next value of the cache's
+//          xorshift32 generator (x ^= x << 13; x ^= x >> 17; x ^= x << 5; from kRandomSeed).
+//          The generator steps once for each allocation that evicts a line, and only then.
 // Each write that hits or allocates stamps its line with the cache's write counter (1, 2, ...).
 // A lookup does not touch stamps.
 class SectoredCache {
@@ -201,6 +216,10 @@ class SectoredCache {
     size_t keys_word = 0;   // = ways
     size_t masks_word = 0;  // = 2 * ways
     size_t data_word = 0;
+    Replacement replacement = Replacement::LeastRecentlyWritten;
+    // The generator's state (Random: the next draw is next_random(*random)); it lies in the
+    // same storage as the sets, so it moves with them.
+    const uint64_t* random = nullptr;
   };
   Layout layout() const {
     return {mem_.data(),
@@ -209,29 +228,58 @@ class SectoredCache {
             set_words_,
             size_t(ways_),
             2 * size_t(ways_),
-            keep_data_ ? data_word_ : 0};
+            keep_data_ ? data_word_ : 0,
+            g_.replacement,
+            random_state()};
   }
   static constexpr size_t kMaskWords = 4;  // a way's masks, in words
   // The replacement rule on one set's block (its tags, then its keys): the way that holds
-  // `line` (found, -1 when absent) and the way an allocation takes (the smallest key, the
-  // lowest way on ties; a free way has key 0). The one place of the rule: write() uses it,
-  // and so does a reader of the layout that wants to know the victim ahead.
+  // `line` (found, -1 when absent) and the way an allocation takes. A free way has key 0.
+  // LeastRecentlyWritten: the smallest key, the lowest way on ties. Random: a free way if
+  // any (the lowest), else the lowest class's first way at or after `start` (cyclically).
+  // The one place of the rule: write() uses it, and so does a reader of the layout that wants
+  // to know the victim ahead.
   struct WayChoice {
     int found = -1;
     uint32_t victim = 0;
   };
-  static WayChoice choose_way(const uint64_t* tags, uint32_t ways, uint64_t line) {
+  static WayChoice choose_way(const uint64_t* tags, uint32_t ways, uint64_t line,
+                              Replacement rule = Replacement::LeastRecentlyWritten,
+                              uint32_t start = 0) {
     const uint64_t* const keys = tags + ways;
     WayChoice c;
-    uint64_t vk = keys[0];
+    if (rule == Replacement::LeastRecentlyWritten) {
+      uint64_t vk = keys[0];
+      for (uint32_t w = 0; w < ways; ++w) {
+        if (tags[w] == line) c.found = int(w);
+        if (keys[w] < vk) {
+          vk = keys[w];
+          c.victim = w;
+        }
+      }
+      return c;
+    }
+    // Random: a free way ranks by its number, below any line; a line by its class, then by
+    // its distance from `start`.
+    uint64_t best = ~uint64_t(0);
     for (uint32_t w = 0; w < ways; ++w) {
       if (tags[w] == line) c.found = int(w);
-      if (keys[w] < vk) {
-        vk = keys[w];
+      const uint64_t k = keys[w];
+      const uint64_t rank = k == 0 ? w : (k >> kClassShift) << 32 | ((w - start) & (ways - 1));
+      if (rank < best) {
+        best = rank;
         c.victim = w;
       }
     }
     return c;
+  }
+  // Replacement::Random: the generator's seed, and its step (the value after x).
+  static constexpr uint32_t kRandomSeed = 0x2545F491u;
+  static constexpr uint32_t next_random(uint32_t x) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return x;
   }
 
  private:
@@ -272,6 +320,9 @@ class SectoredCache {
     return reinterpret_cast<const uint8_t*>(tags + data_word_ + kDataWords * way);
   }
   int find(const uint64_t* tags, uint64_t line) const;
+  // Replacement::Random's generator state: the word after the last set's block.
+  uint64_t* random_state() { return mem_.data() + size_t(sets_) * set_words_; }
+  const uint64_t* random_state() const { return mem_.data() + size_t(sets_) * set_words_; }
   void take_out(const uint64_t* tags, uint32_t way, CacheLineOut& out, bool out_zeroed) const;
 
   CacheGeometry g_;
