@@ -155,6 +155,12 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
 
 Cycle L2Slice::hold_dirty(std::uint64_t line, Cycle t) {
   allocated_.push_back(line);
+  // A host-speed hint: the set (and map slot) of a line sent ahead a few allocations from now.
+  if (allocated_.size() > dirty_limit_ && allocated_.size() > kPartialLookAhead) {
+    const std::uint64_t soon = allocated_[kPartialLookAhead];
+    core_->prefetch(local(soon));
+    paid_.prefetch(soon);
+  }
   Cycle last = 0;
   while (allocated_.size() > dirty_limit_) {
     const std::uint64_t old = allocated_.front();

@@ -84,6 +84,13 @@ class L2Slice : public Stage {
     __builtin_prefetch(&occupied_until_);
     prefetch_range(&core_, &flushed_);  // the slice's own members, in declaration order
   }
+  // A host-speed hint: what take_paid() reads when the line of this slice's own address
+  // `local_line` leaves as a victim (its filter word and its map slot).
+  void prefetch_paid(std::uint64_t local_line) const {
+    const std::uint64_t line = global(local_line);
+    __builtin_prefetch(&paid_filter_[filter_slot(line)]);
+    if (!paid_.empty()) paid_.prefetch(line);
+  }
   // The slice's own address of a line (SliceLocal) and back.
   std::uint64_t local(std::uint64_t addr) const { return local_(addr); }
   std::uint64_t global(std::uint64_t local_addr) const { return local_(local_addr); }
@@ -146,7 +153,7 @@ class L2Slice : public Stage {
   // cleared): a clear bit means paid_ has no entry for it. And how far ahead of the oldest
   // held line its set is prefetched.
   static constexpr std::size_t kPaidFilterWords = 1024;  // 64 Ki bits
-  static constexpr std::size_t kPartialLookAhead = 8;
+  static constexpr std::size_t kPartialLookAhead = 8;    // (and of the lines allocated)
   std::vector<std::uint64_t> paid_filter_ = std::vector<std::uint64_t>(kPaidFilterWords, 0);
   static std::size_t filter_hash(std::uint64_t line) {
     return std::size_t(((line >> 7) * 0x9E3779B97F4A7C15ull) >> 48);  // 16 bits

@@ -407,17 +407,22 @@ TEST(Stats, TheL2SendsPartlyWrittenLinesAheadBeyondItsShare) {
 // on, each sends the oldest allocated line's 4 dirty sectors ahead (6 lines, 768 bytes written
 // during the run, none read). The second pass hits: nothing more is sent, and its writes make
 // the 6 lines dirty again, so the final flush writes all 10 (1280 bytes).
+// `warps` whole-line stores (stream, width 4) over `lines` lines on one slice of one SM, with
+// l2.dirty_lines 4 and no partly written line share; `c` as one_slice_h200 gives it, changed.
+Outcome whole_lines_with_dirty_share(SimConfig c, std::uint64_t warps, std::uint64_t lines) {
+  c.l2.partial_lines = 0;
+  c.l2.dirty_lines = 4;
+  GenParams p;
+  p.warps = warps;
+  p.width = 4;
+  p.footprint = lines * 128;
+  return run_generator("stream", p, c);
+}
+
 TEST(Stats, TheL2WritesItsOldestAllocatedLinesBackBeyondItsShare) {
   for (const SimMode mode : {SimMode::Lt, SimMode::At}) {
     SCOPED_TRACE(mode == SimMode::Lt ? "lt" : "at");
-    SimConfig c = one_slice_h200(mode);
-    c.l2.partial_lines = 0;
-    c.l2.dirty_lines = 4;
-    GenParams p;
-    p.warps = 20;
-    p.width = 4;
-    p.footprint = 10 * 128;
-    const Outcome o = run_generator("stream", p, c);
+    const Outcome o = whole_lines_with_dirty_share(one_slice_h200(mode), 20, 10);
     STU_EXPECT_GOLDEN_OK(o);
     const Stats& s = o.stats;
     EXPECT_EQ(s.get(Metric::L2DirtySentAhead), 24.0);
@@ -441,13 +446,7 @@ TEST(Stats, AWriteThatEvictsADirtyLineAddsNoDirtyLine) {
     c.l2.slice_bytes = 512;
     c.l2.ways = 4;
     c.l2.replacement = golden::Replacement::Random;
-    c.l2.partial_lines = 0;
-    c.l2.dirty_lines = 4;
-    GenParams p;
-    p.warps = 6;
-    p.width = 4;
-    p.footprint = 6 * 128;
-    const Outcome o = run_generator("stream", p, c);
+    const Outcome o = whole_lines_with_dirty_share(c, 6, 6);
     STU_EXPECT_GOLDEN_OK(o);
     const Stats& s = o.stats;
     EXPECT_EQ(s.get(Metric::L2Evictions), 2.0);
