@@ -44,6 +44,8 @@ class GoldenL2 final : public L2Core {
     golden::CacheWriteResult res = golden::l2_write(l2_, e);
     L2Result r;
     r.hit = res.hit;
+    r.set = res.set;
+    r.way = res.way;
     r.evicted = res.evicted && !res.victim.dirty.empty();
     if (r.evicted) r.victim = res.victim;
     return r;

@@ -64,6 +64,7 @@ struct L2Result {
   bool hit = false;
   bool evicted = false;  // a dirty victim: `victim`
   golden::CacheLineOut victim;
+  std::uint32_t set = 0, way = 0;  // the slot the line is in now (hit or allocated)
 };
 
 class L2Core {

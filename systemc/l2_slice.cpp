@@ -47,6 +47,9 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
   }
   if (const std::uint32_t n = ctx.cfg.l2.dirty_lines)
     dirty_limit_ = std::max<std::size_t>(1, n / std::max(ctx.cfg.l2.slices, 1u));
+  const golden::CacheGeometry g = hierarchy_of(ctx.cfg).l2;
+  ways_ = g.ways;
+  paid_.assign(std::size_t(g.sets()) * g.ways, 0);  // (an RTL core's geometry is no larger)
 }
 
 SliceLocal::SliceLocal(const SimConfig& cfg) {
@@ -71,6 +74,7 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   const Cycle t1 = port_.book(t, passes * sectors * golden::kSectorBytes);
   occupied_until_ = t1;
   L2Result r = core_->write(e);
+  std::uint8_t& paid = paid_[slot(r.set, r.way)];  // the sectors of the slot's line sent ahead
   Stats& s = ctx_.stats;
   s.add(Metric::L2Requests, passes);
   s.add(Metric::L2Sectors, passes * sectors);
@@ -82,17 +86,15 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   if (r.evicted) {
     s.add(Metric::L2Evictions);
     r.victim.line = global(r.victim.line);
-    const std::uint8_t paid = take_paid(r.victim.line);
     dirty_victim = (r.victim.dirty.sectors() & ~paid) != 0;
     const Cycle d = to_dram_line(r.victim, r.victim.dirty, t1 + latency_, nullptr,
                                  golden::DramCause::Eviction, paid);
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
-  // A sector written again after it was sent ahead must be written back again (the filter
-  // says which lines may have sectors sent ahead: most writes need no look in paid_).
-  if (maybe_paid(line))
-    if (std::uint8_t* p = paid_.find(line)) *p &= std::uint8_t(~e.bytes.sectors());
+  // A new line has nothing sent ahead; a sector written again after it was sent ahead must be
+  // written back again.
+  paid = r.hit ? std::uint8_t(paid & ~e.bytes.sectors()) : std::uint8_t(0);
   if (partial_limit_ && e.l2.mode != golden::WriteMode::Through) {
     const Cycle d = hold_partial(line, e.bytes, t1 + latency_);
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
@@ -117,15 +119,6 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     done = std::max(done, d);
   }
   return done;
-}
-
-std::uint8_t L2Slice::take_paid(std::uint64_t line) {
-  if (!maybe_paid(line)) return 0;
-  const std::uint8_t* it = paid_.find(line);
-  if (!it) return 0;
-  const std::uint8_t p = *it;
-  paid_.erase(line);
-  return p;
 }
 
 Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& written, Cycle t) {
@@ -155,11 +148,9 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
 
 Cycle L2Slice::hold_dirty(std::uint64_t line, Cycle t) {
   allocated_.push_back(line);
-  // A host-speed hint: the set (and map slot) of a line sent ahead a few allocations from now.
+  // A host-speed hint: the set of a line sent ahead a few allocations from now.
   if (allocated_.size() > dirty_limit_ && allocated_.size() > kPartialLookAhead) {
-    const std::uint64_t soon = allocated_[kPartialLookAhead];
-    core_->prefetch(local(soon));
-    paid_.prefetch(soon);
+    core_->prefetch(local(allocated_[kPartialLookAhead]));
   }
   Cycle last = 0;
   while (allocated_.size() > dirty_limit_) {
@@ -175,13 +166,11 @@ Cycle L2Slice::send_ahead(std::uint64_t old, std::uint8_t want, bool partly_writ
   // the line, or later stores filled the sectors, in the meantime: nothing to send.
   const golden::CacheLookup l = core_->lookup(local(old));
   if (!l.hit) return 0;
-  const std::uint8_t* p = paid_.find(old);
-  const std::uint8_t before = p ? *p : 0;
-  std::uint8_t send = std::uint8_t(want & l.dirty.sectors() & ~before);
+  std::uint8_t& paid = paid_[slot(l.set, l.way)];
+  std::uint8_t send = std::uint8_t(want & l.dirty.sectors() & ~paid);
   if (partly_written) send &= partly_enabled(l.valid);
   if (!send) return 0;
-  paid_[old] = std::uint8_t(before | send);
-  paid_filter_[filter_slot(old)] |= filter_bit(old);
+  paid = std::uint8_t(paid | send);
   golden::CacheLineOut out;
   out.line = old;
   golden::LineByteMask bytes = sector_byte_mask(send);
@@ -248,10 +237,14 @@ Cycle L2Slice::flush(Cycle t) {
   flushed_.clear();
   core_->flush(flushed_);
   Cycle last = t;
-  for (golden::CacheLineOut& l : flushed_) l.line = global(l.line);
-  for (const golden::CacheLineOut& l : flushed_)
-    last = std::max(
-        last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush, take_paid(l.line)));
+  for (golden::CacheLineOut& l : flushed_) {
+    // The flushed line stays in its slot (clean now): what of it was sent ahead is paid.
+    const golden::CacheLookup at = core_->lookup(l.line);
+    std::uint8_t paid = 0;
+    if (at.hit) paid = std::exchange(paid_[slot(at.set, at.way)], std::uint8_t(0));
+    l.line = global(l.line);
+    last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush, paid));
+  }
   return last;
 }
 

@@ -84,13 +84,6 @@ class L2Slice : public Stage {
     __builtin_prefetch(&occupied_until_);
     prefetch_range(&core_, &flushed_);  // the slice's own members, in declaration order
   }
-  // A host-speed hint: what take_paid() reads when the line of this slice's own address
-  // `local_line` leaves as a victim (its filter word and its map slot).
-  void prefetch_paid(std::uint64_t local_line) const {
-    const std::uint64_t line = global(local_line);
-    __builtin_prefetch(&paid_filter_[filter_slot(line)]);
-    if (!paid_.empty()) paid_.prefetch(line);
-  }
   // The slice's own address of a line (SliceLocal) and back.
   std::uint64_t local(std::uint64_t addr) const { return local_(addr); }
   std::uint64_t global(std::uint64_t local_addr) const { return local_(local_addr); }
@@ -117,8 +110,6 @@ class L2Slice : public Stage {
   // Sends what of `old`'s sectors `want` (bit s: sector s) is dirty and not yet sent ahead, as
   // DRAM traffic only (DramData::TrafficOnly); records them in paid_. Returns DRAM's time, or 0.
   Cycle send_ahead(std::uint64_t old, std::uint8_t want, bool partly_written, Cycle t);
-  // The sectors sent ahead of a line leaving the cache (and forgets them).
-  std::uint8_t take_paid(std::uint64_t line);
 
   SimContext& ctx_;
   std::unique_ptr<L2Core> core_;
@@ -148,23 +139,16 @@ class L2Slice : public Stage {
   std::deque<std::uint64_t> allocated_;
   std::deque<std::uint64_t> partial_order_;
   LineMap<std::uint8_t> partial_;
-  LineMap<std::uint8_t> paid_;
-  // Host speed: a bit per hash of a line, set when the line has sectors sent ahead (never
-  // cleared): a clear bit means paid_ has no entry for it. And how far ahead of the oldest
-  // held line its set is prefetched.
-  static constexpr std::size_t kPaidFilterWords = 1024;  // 64 Ki bits
-  static constexpr std::size_t kPartialLookAhead = 8;    // (and of the lines allocated)
-  std::vector<std::uint64_t> paid_filter_ = std::vector<std::uint64_t>(kPaidFilterWords, 0);
-  static std::size_t filter_hash(std::uint64_t line) {
-    return std::size_t(((line >> 7) * 0x9E3779B97F4A7C15ull) >> 48);  // 16 bits
+  // The sectors sent ahead of the line in each slot of the cache piece (set * ways + way; bit
+  // s: sector s), as a cache keeps a bit per line: a write that allocates the slot clears them,
+  // one that hits clears those of the sectors it writes.
+  std::vector<std::uint8_t> paid_;
+  std::uint32_t ways_ = 1;
+  std::size_t slot(std::uint32_t set, std::uint32_t way) const {
+    return std::size_t(set) * ways_ + way;
   }
-  static std::size_t filter_slot(std::uint64_t line) { return filter_hash(line) >> 6; }
-  static std::uint64_t filter_bit(std::uint64_t line) {
-    return std::uint64_t(1) << (filter_hash(line) & 63);
-  }
-  bool maybe_paid(std::uint64_t line) const {
-    return !paid_.empty() && (paid_filter_[filter_slot(line)] & filter_bit(line)) != 0;
-  }
+  // Host speed: how far ahead of the oldest held (or allocated) line its set is prefetched.
+  static constexpr std::size_t kPartialLookAhead = 8;
 };
 
 }  // namespace stu::sim

@@ -43,8 +43,6 @@ class LineMap {
     }
   }
   const V* find(std::uint64_t line) const { return const_cast<LineMap*>(this)->find(line); }
-  // A host-speed hint: loads the slot a find() of `line` reads first.
-  void prefetch(std::uint64_t line) const { __builtin_prefetch(&slots_[home(line)]); }
 
   // The line's value, inserted as `v` when absent; true when it was inserted.
   std::pair<V*, bool> try_emplace(std::uint64_t line, V v) {

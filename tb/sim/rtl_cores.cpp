@@ -372,6 +372,8 @@ class RtlL2Core final : public sim::L2Core {
           const golden::LineByteMask dirty{get_bits(o, R::victim_dirty.lsb, 64),
                                            get_bits(o, R::victim_dirty.lsb + 64, 64)};
           r->hit = get_field(o, 0, R::hit);
+          r->set = uint32_t(get_field(o, 0, R::set_idx));
+          r->way = uint32_t(get_field(o, 0, R::way));
           r->evicted = get_field(o, 0, R::evicted) && !dirty.empty();
           if (r->evicted) {
             r->victim.line = get_field(o, 0, R::victim_line);
