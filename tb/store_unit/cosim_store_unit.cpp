@@ -194,6 +194,7 @@ struct Bench {
       golden::HierarchyConfig hc;
       hc.l1 = {uint64_t(256) << r.below(4), 1u << r.below(3)};
       hc.l2 = {uint64_t(1024) << r.below(4), 1u << r.below(4)};
+      if (r.chance(0.5)) hc.l2.replacement = golden::Replacement::Random;
       hc.write_buffer = 1 + unsigned(r.below(8));
       caches = golden::MemoryHierarchy::create(hc);
       rtl = make_rtl_model(cfg, hc, trace);

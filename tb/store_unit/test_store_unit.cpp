@@ -291,11 +291,12 @@ void expect_caches_agree(const golden::HierarchyConfig& hc, uint64_t seed, unsig
   }
 }
 
-golden::HierarchyConfig hierarchy(uint64_t l1, uint32_t l1w, uint64_t l2, uint32_t l2w,
-                                  unsigned wb) {
+golden::HierarchyConfig hierarchy(
+    uint64_t l1, uint32_t l1w, uint64_t l2, uint32_t l2w, unsigned wb,
+    golden::Replacement l2_rule = golden::Replacement::LeastRecentlyWritten) {
   golden::HierarchyConfig c;
   c.l1 = {l1, l1w};
-  c.l2 = {l2, l2w};
+  c.l2 = {l2, l2w, l2_rule};
   c.write_buffer = wb;
   return c;
 }
@@ -306,6 +307,13 @@ TEST(StoreUnitCaches, SmallGeometriesAgreeWithGoldenOnRandomStores) {
     expect_caches_agree(hierarchy(256, 2, 1024, 4, 3), seed, 300);   // 1 L1 set, 3 entries
     expect_caches_agree(hierarchy(1024, 1, 2048, 2, 1), seed, 300);  // direct-mapped L1
   }
+}
+
+// The L2 slice's random replacement (cfg_l2_random_i) through the whole path: small sets, so
+// that most allocations evict.
+TEST(StoreUnitCaches, RandomL2ReplacementAgreesWithGoldenOnRandomStores) {
+  for (uint64_t seed = 1; seed <= 4; ++seed)
+    expect_caches_agree(hierarchy(512, 2, 1024, 4, 2, golden::Replacement::Random), seed, 300);
 }
 
 TEST(StoreUnitCaches, TestGeometriesAgreeWithGoldenOnRandomStores) {
