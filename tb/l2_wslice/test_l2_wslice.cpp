@@ -193,6 +193,21 @@ TEST_F(L2Wslice, RandomReplacementFollowsTheGenerator) {
   EXPECT_TRUE(o.evicted && o.way == 0 && o.victim_line == 0x400u);
 }
 
+// Random replacement still takes a free way first, even when the draw names an evict-first
+// line (a line's key outranks a free way's 0 whatever its class and distance): A (First) in way
+// 0, then B with the first draw's start at way 0 takes the free way 1 and evicts nothing.
+TEST_F(L2Wslice, RandomReplacementTakesAFreeWayFirst) {
+  dut_->cfg_random_i = 1;
+  stu::tb::reset(*dut_);
+  std::vector<Out> o = run(write(0x000, bytes(0, 128), 0x10, kFirst));
+  ASSERT_FALSE(o.empty());
+  EXPECT_EQ(o[0].way, 0u);
+  o = run(write(0x100, bytes(0, 128), 0x20));
+  ASSERT_FALSE(o.empty());
+  EXPECT_TRUE(o[0].allocated && !o[0].evicted);
+  EXPECT_EQ(o[0].way, 1u);
+}
+
 TEST_F(L2Wslice, HandTraceTwoSetsTwoWays) {
   // 1. A bytes 0..3: miss, lowest free way 0 (stamp 1).
   std::vector<Out> o = run(write(0x000, bytes(0, 4), 0x10));
