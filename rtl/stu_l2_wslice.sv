@@ -439,7 +439,9 @@ module stu_l2_wslice
 
 `ifndef SYNTHESIS
   // Immediate assertions at the clock edge: Verilator 5.006 cannot $sample a signal wider than
-  // 64 bits in a concurrent assertion.
+  // 64 bits in a concurrent assertion. (Their state is a checker, not design: the mutation
+  // tool leaves it alone.)
+  // mutate: off
   logic        res_stalled_q, dram_stalled_q;
   l2_result_t  res_prev_q;
   dram_write_t dram_prev_q;
@@ -456,6 +458,7 @@ module stu_l2_wslice
     res_prev_q  <= res_o;
     dram_prev_q <= dram_o;
   end
+  // mutate: on
 `endif
   // Parameter legality: sets and ways powers of two, at least 2; at most 64 ways.
   `ASSERT_INIT(SetsPow2_A, Sets >= 2 && (Sets & (Sets - 1)) == 0)
