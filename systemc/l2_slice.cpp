@@ -133,8 +133,7 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
     *held |= part;
   }
   // A host-speed hint: the set of a line that will be sent ahead a few writes from now.
-  if (partial_order_.size() > kPartialLookAhead)
-    core_->prefetch(local(partial_order_[kPartialLookAhead]));
+  if (partial_order_.size() > kLookAhead) core_->prefetch(local(partial_order_[kLookAhead]));
   Cycle last = 0;
   while (partial_.size() > partial_limit_) {
     const std::uint64_t old = partial_order_.front();
@@ -149,8 +148,8 @@ Cycle L2Slice::hold_partial(std::uint64_t line, const golden::LineByteMask& writ
 Cycle L2Slice::hold_dirty(std::uint64_t line, Cycle t) {
   allocated_.push_back(line);
   // A host-speed hint: the set of a line sent ahead a few allocations from now.
-  if (allocated_.size() > dirty_limit_ && allocated_.size() > kPartialLookAhead) {
-    core_->prefetch(local(allocated_[kPartialLookAhead]));
+  if (allocated_.size() > dirty_limit_ && allocated_.size() > kLookAhead) {
+    core_->prefetch(local(allocated_[kLookAhead]));
   }
   Cycle last = 0;
   while (allocated_.size() > dirty_limit_) {

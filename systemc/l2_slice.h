@@ -148,7 +148,7 @@ class L2Slice : public Stage {
     return std::size_t(set) * ways_ + way;
   }
   // Host speed: how far ahead of the oldest held (or allocated) line its set is prefetched.
-  static constexpr std::size_t kPartialLookAhead = 8;
+  static constexpr std::size_t kLookAhead = 8;
 };
 
 }  // namespace stu::sim
