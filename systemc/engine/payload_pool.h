@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -48,15 +49,17 @@ class PayloadPool : public tlm::tlm_mm_interface {
   std::vector<Slot*> free_;
 };
 
-// A payload of the pool and everything it points to, in one block: the generic payload first
-// (a Slot is found from its payload), then the extensions and the line's bytes.
+// A payload of the pool and everything it points to, in one block: the line's bytes, the
+// extensions, then the generic payload, last: the payload allocates its array of extension
+// pointers as it is constructed, right after the block is, so the heap usually puts that array
+// just past the block, where the hint below asks for it with the payload's own lines.
 struct PayloadPool::Slot {
-  tlm::tlm_generic_payload gp;
-  bool pooled = false;  // in the pool's free list
-  StoreExtension store;
-  RouteExtension route;
   std::array<std::uint8_t, golden::kLineBytes> data{};
   std::array<std::uint8_t, golden::kLineBytes> be{};
+  StoreExtension store;
+  RouteExtension route;
+  bool pooled = false;  // in the pool's free list
+  tlm::tlm_generic_payload gp;
 
   explicit Slot(PayloadPool* pool) {
     gp.set_mm(pool);
@@ -73,10 +76,16 @@ struct PayloadPool::Slot {
   }
   Slot(const Slot&) = delete;
   Slot& operator=(const Slot&) = delete;
-  static Slot* of(const tlm::tlm_generic_payload* gp) {
-    return reinterpret_cast<Slot*>(const_cast<tlm::tlm_generic_payload*>(gp));  // gp first
-  }
+  static Slot* of(const tlm::tlm_generic_payload* gp);
 };
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"  // (a Slot has no virtual base)
+inline PayloadPool::Slot* PayloadPool::Slot::of(const tlm::tlm_generic_payload* gp) {
+  auto* p = reinterpret_cast<char*>(const_cast<tlm::tlm_generic_payload*>(gp));
+  return reinterpret_cast<Slot*>(p - offsetof(Slot, gp));
+}
+#pragma GCC diagnostic pop
 
 inline PayloadPool::~PayloadPool() = default;
 
@@ -90,10 +99,10 @@ inline PayloadPool::~PayloadPool() = default;
 // nothing and never faults).
 inline void prefetch(const tlm::tlm_generic_payload* gp, bool whole = false) {
   const auto* s = PayloadPool::Slot::of(gp);
-  const char* p = reinterpret_cast<const char*>(s);
-  const std::size_t n = whole ? sizeof(PayloadPool::Slot)
-                              : std::size_t(reinterpret_cast<const char*>(s->data.data()) - p);
-  prefetch_lines(p, n);
+  const char* from =
+      whole ? reinterpret_cast<const char*>(s) : reinterpret_cast<const char*>(&s->store);
+  const char* to = reinterpret_cast<const char*>(s + 1) + 64;  // and the extensions' array
+  prefetch_lines(from, std::size_t(to - from));
 }
 
 inline tlm::tlm_generic_payload& PayloadPool::acquire() {

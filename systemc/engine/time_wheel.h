@@ -66,7 +66,13 @@ class TimeWheel {
       if (s.head != kNil) {
         const Node& next = nodes_[s.head];
         prefetch(next.e.item);
-        if (next.next != kNil) look_ahead(nodes_[next.next].e.item);
+        if (next.next != kNil) {
+          const Node& after = nodes_[next.next];
+          look_ahead(after.e.item);
+          // The node after that, by address: the list's nodes lie anywhere in nodes_, and
+          // the next round's look-ahead reads it.
+          if (after.next != kNil) __builtin_prefetch(&nodes_[after.next]);
+        }
       }
       fn(item);
     }
