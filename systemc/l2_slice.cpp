@@ -1,5 +1,7 @@
 #include "l2_slice.h"
 
+#include "dram.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -49,6 +51,7 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
     dirty_limit_ = std::max<std::size_t>(1, n / std::max(ctx.cfg.l2.slices, 1u));
   const golden::CacheGeometry g = hierarchy_of(ctx.cfg).l2;
   ways_ = g.ways;
+  set_mask_ = std::uint32_t(g.sets() - 1);
   paid_.assign(std::size_t(g.sets()) * g.ways, 0);  // (an RTL core's geometry is no larger)
 }
 
@@ -59,7 +62,9 @@ SliceLocal::SliceLocal(const SimConfig& cfg) {
 }
 
 void L2Slice::will_serve(const tlm::tlm_generic_payload& tr) const {
-  core_->prefetch(local(tr.get_address()));
+  const std::uint64_t a = local(tr.get_address());
+  core_->prefetch(a);
+  prefetch_paid(a);
 }
 
 Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
@@ -149,7 +154,9 @@ Cycle L2Slice::hold_dirty(std::uint64_t line, Cycle t) {
   allocated_.push_back(line);
   // A host-speed hint: the set of a line sent ahead a few allocations from now.
   if (allocated_.size() > dirty_limit_ && allocated_.size() > kLookAhead) {
-    core_->prefetch(local(allocated_[kLookAhead]));
+    const std::uint64_t a = local(allocated_[kLookAhead]);
+    core_->prefetch(a);
+    prefetch_paid(a);
   }
   Cycle last = 0;
   while (allocated_.size() > dirty_limit_) {
@@ -157,6 +164,9 @@ Cycle L2Slice::hold_dirty(std::uint64_t line, Cycle t) {
     allocated_.pop_front();
     last = std::max(last, send_ahead(old, 0xF, false, t));
   }
+  // And the DRAM bank of the line the next allocation sends ahead.
+  if (allocated_.size() == dirty_limit_ && ctx_.l2_hints && ctx_.l2_hints->dram)
+    ctx_.l2_hints->dram->prefetch_bank(allocated_.front());
   return last;
 }
 

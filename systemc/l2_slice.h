@@ -52,6 +52,8 @@ struct L2Hints {
   const SimConfig& cfg;
   SliceLocal local;
   std::vector<CacheHints> slices;  // empty hints: an RTL core
+  // The DRAM model, for the slices' hint of the bank a line sent ahead goes to.
+  const class Dram* dram = nullptr;
   explicit L2Hints(const SimConfig& c) : cfg(c), local(c) {}
   // The line's slice, or -1 when that slice gives no hints.
   int slice(std::uint64_t line) const {
@@ -83,6 +85,11 @@ class L2Slice : public Stage {
   void prefetch_state() const {
     __builtin_prefetch(&occupied_until_);
     prefetch_range(&core_, &flushed_);  // the slice's own members, in declaration order
+  }
+  // A host-speed hint: the sent-ahead sectors of the set of this (slice-local) address, which
+  // a write to it reads and sets.
+  void prefetch_paid(std::uint64_t local_addr) const {
+    __builtin_prefetch(&paid_[std::size_t(std::uint32_t(local_addr >> 7) & set_mask_) * ways_]);
   }
   // The slice's own address of a line (SliceLocal) and back.
   std::uint64_t local(std::uint64_t addr) const { return local_(addr); }
@@ -144,6 +151,7 @@ class L2Slice : public Stage {
   // one that hits clears those of the sectors it writes.
   std::vector<std::uint8_t> paid_;
   std::uint32_t ways_ = 1;
+  std::uint32_t set_mask_ = 0;  // sets - 1
   std::size_t slot(std::uint32_t set, std::uint32_t way) const {
     return std::size_t(set) * ways_ + way;
   }

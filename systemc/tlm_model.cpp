@@ -132,6 +132,7 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
     const golden::SectoredCache* c = s->core().cache_array();
     hints_->l2.slices.push_back(c ? CacheHints(c->layout()) : CacheHints{});
   }
+  hints_->l2.dram = &top_->dram;
   ctx_->l2_hints = &hints_->l2;
   top_->dram.keep_log(true);  // a .sts test reads DRAM's writes; run() turns it off
   if (cores.coalescer) {
@@ -335,6 +336,7 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
   if (hinted) {
     if (const auto victim = h.l2.way(int(hinted_.slice), hinted_.line))
       top_->dram.prefetch_bank(*victim);
+    top_->l2[hinted_.slice]->prefetch_paid(h.l2.local(hinted_.line));
   } else {
     for (const golden::LineRequest& l : r.lines) {
       if (l.dest.space != golden::MemSpace::Global) continue;
