@@ -247,7 +247,9 @@ CacheWriteResult SectoredCache::write(const CacheWrite& wr) {
   r.set = set_of(line);
   uint64_t* const tags = tags_of(r.set);
   uint64_t* const keys = tags + ways_;
-  const uint32_t draw = next_random(uint32_t(*random_state()));
+  // (The generator's state is read only by a cache that draws: it lies alone past the sets.)
+  const bool draws = g_.replacement == Replacement::Random;
+  const uint32_t draw = draws ? next_random(uint32_t(*random_state())) : 0;
   const WayChoice choice = choose_way(tags, ways_, line, g_.replacement, draw & (ways_ - 1));
   const int found = choice.found;
   const uint32_t v = choice.victim;
@@ -274,7 +276,7 @@ CacheWriteResult SectoredCache::write(const CacheWrite& wr) {
   if (tags[v] != kNoLine) {
     r.evicted = true;
     take_out(tags, v, r.victim, true);
-    if (g_.replacement == Replacement::Random) *random_state() = draw;
+    if (draws) *random_state() = draw;
   }
   // Write-validate: no fill from below. The slot is written once, whole (its bytes not
   // written become 0), so neither take_out nor invalidate clears it.

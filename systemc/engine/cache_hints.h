@@ -34,10 +34,16 @@ class CacheHints {
   explicit operator bool() const { return base_ != nullptr; }
 
   // The set's tags and keys, which a write reads first.
-  void prefetch(std::uint64_t addr) const { prefetch_lines(set_block(addr), probe_bytes_); }
+  void prefetch(std::uint64_t addr) const {
+    prefetch_lines(set_block(addr), probe_bytes_);
+    prefetch_random();
+  }
   // The whole of the set's metadata: tags, keys and masks (a write reads the masks of the
   // way it takes: of a victim, to write it back).
-  void prefetch_meta(std::uint64_t addr) const { prefetch_lines(set_block(addr), meta_bytes_); }
+  void prefetch_meta(std::uint64_t addr) const {
+    prefetch_lines(set_block(addr), meta_bytes_);
+    prefetch_random();
+  }
   // The second hint, once the metadata is in the host's caches (prefetch_meta() a good while
   // before): the masks and data of the way a write of `addr` takes (the line's own on a hit,
   // else the victim, which the write reads out), by the cache's own replacement rule
@@ -51,7 +57,9 @@ class CacheHints {
     const auto* tags = reinterpret_cast<const std::uint64_t*>(p);
     const golden::SectoredCache::WayChoice c = golden::SectoredCache::choose_way(
         tags, ways_, addr & ~std::uint64_t(golden::kLineBytes - 1), rule_,
-        golden::SectoredCache::next_random(std::uint32_t(*random_)) & (ways_ - 1));
+        rule_ == golden::Replacement::Random
+            ? golden::SectoredCache::next_random(std::uint32_t(*random_)) & (ways_ - 1)
+            : 0);
     const std::uint32_t w = c.found >= 0 ? std::uint32_t(c.found) : c.victim;
     const std::uint64_t masks = tags[masks_word_ + golden::SectoredCache::kMaskWords * w];
     asm volatile("" : : "r"(masks));  // the load is kept: nothing else uses the value
@@ -65,6 +73,11 @@ class CacheHints {
   }
 
  private:
+  // The random replacement's generator state, which a write of such a cache reads (a word
+  // alone past the sets).
+  void prefetch_random() const {
+    if (rule_ == golden::Replacement::Random) __builtin_prefetch(random_);
+  }
   const char* set_block(std::uint64_t addr) const {
     return base_ + std::size_t(std::uint32_t(addr >> 7) & set_mask_) * set_bytes_;
   }
