@@ -13,7 +13,8 @@
 // Reference: golden::coalesce (include/stu/golden/access.h).
 //
 // Each cycle the smallest (destination, line) key among the lanes still pending is found, the
-// lanes with that key are merged into the output register and retired. A warp of N lines takes
+// lanes with that key are merged into the output register and retired (the order is
+// stu_coalescer_order's, proved apart from the byte merge). A warp of N lines takes
 // N cycles; the next warp is taken in the cycle its predecessor's last line leaves the pending
 // set, so back-to-back warps flow at one line per cycle. valid/ready on both sides; last_o marks
 // the final line of a warp.
@@ -45,61 +46,71 @@ module stu_coalescer
   // Lanes of the warp being coalesced, and G - 1 of its same-location rule.
   lane_access_t [NumLanes-1:0] acc_q;
   logic         [4:0]          flip_q;
-  logic         [NumLanes-1:0] pending_q, pending_d;
 
-  // Output register.
-  logic      out_valid_q, out_valid_d;
+  // Output register (its valid and last bits are the ordering's).
   line_req_t req_q, req_d;
-  logic      last_q, last_d;
 
-  // Key of each lane: destination then line number.
-  logic [KeyBits-1:0] key [NumLanes];
-  always_comb begin
-    for (int unsigned l = 0; l < NumLanes; l++) begin
-      key[l] = {acc_q[l].dest, acc_q[l].offset[63:$clog2(LineBytes)]};
+  // The key of a line: destination then line number (the address without its low 7 bits).
+  function automatic logic [KeyBits-1:0] key_of(dest_t dest, logic [63-$clog2(LineBytes):0] num);
+    dest_t d;
+    d = dest;
 `ifdef STU_BROKEN_KEY_NO_THREAD
-      // Deliberately broken variant (docs/cosim.md): the key leaves out the destination's thread,
-      // so the local (per-thread) lines of two threads at one offset merge into one request.
-      key[l] = {acc_q[l].dest.space, acc_q[l].dest.cta, 32'd0, acc_q[l].offset[63:$clog2(LineBytes)]};
+    // Deliberately broken variant (docs/cosim.md): the key leaves out the destination's thread,
+    // so the local (per-thread) lines of two threads at one offset merge into one request.
+    d.thread = '0;
 `endif
-    end
-  end
+    key_of = {d, num};
+  endfunction
 
-  // The smallest key among the pending lanes.
-  logic [KeyBits-1:0] min_key;
-  logic               any_pending;
+  // The incoming warp's lanes that write a byte, and their keys.
+  logic [NumLanes-1:0]         in_pending;
+  logic [NumLanes*KeyBits-1:0] in_keys;
   always_comb begin
-    min_key     = '1;
-    any_pending = |pending_q;
     for (int unsigned l = 0; l < NumLanes; l++) begin
-      if (pending_q[l] && key[l] < min_key) min_key = key[l];
+      in_pending[l]                 = lane_valid_i[l] && |acc_i[l].byte_mask;
+      in_keys[l*KeyBits +: KeyBits] = key_of(acc_i[l].dest, acc_i[l].offset[63:$clog2(LineBytes)]);
     end
   end
 
-  // The lanes of the next line, and the line merged from them (ascending rank: the last wins).
-  logic [NumLanes-1:0]         match;
-  logic [4:0]                  mlane;  // the lane merged at rank r
-  logic [4:0]                  first;
-  line_req_t                   line;
-  logic [1:0]                  sec;
-  logic [4:0]                  in_sec;
-  logic [SectorBytes-1:0]      lane_mask;
-  logic [SectorBytes*8-1:0]    lane_data;
+  // The order of the lines (stu_coalescer_order): which lanes form the next one.
+  logic                pick, any_pending;
+  logic [NumLanes-1:0] match;
+  logic [4:0]          first;
+  logic [KeyBits-1:0]  pick_key;
+  stu_coalescer_order #(
+    .Lanes  (NumLanes),
+    .KeyBits(KeyBits)
+  ) u_order (
+    .clk_i,
+    .rst_ni,
+    .in_valid_i,
+    .in_ready_o,
+    .in_pending_i (in_pending),
+    .in_keys_i    (in_keys),
+    .pick_o       (pick),
+    .match_o      (match),
+    .first_o      (first),
+    .key_o        (pick_key),
+    .any_pending_o(any_pending),
+    .out_valid_o,
+    .out_ready_i,
+    .last_o
+  );
+
+  // The line merged from the lanes of the next line (ascending rank: the last wins).
+  logic [4:0]               mlane;  // the lane merged at rank r
+  line_req_t                line;
+  logic [1:0]               sec;
+  logic [4:0]               in_sec;
+  logic [SectorBytes-1:0]   lane_mask;
+  logic [SectorBytes*8-1:0] lane_data;
   always_comb begin
-    match = '0;
-    first = '0;
-    line  = '0;
-    sec   = '0;
-    in_sec = '0;
-    lane_mask = '0;
-    lane_data = '0;
-    mlane     = '0;
-    for (int k = NumLanes - 1; k >= 0; k--) begin
-      if (pending_q[k] && key[k] == min_key) begin
-        match[k] = 1'b1;
-        first    = 5'(k);
-      end
-    end
+    line            = '0;
+    sec             = '0;
+    in_sec          = '0;
+    lane_mask       = '0;
+    lane_data       = '0;
+    mlane           = '0;
     line.dest       = acc_q[first].dest;
     line.line       = {acc_q[first].offset[63:$clog2(LineBytes)], 7'd0};
     line.lane_mask  = match;
@@ -125,56 +136,19 @@ module stu_coalescer
     end
   end
 
-  // Control: the output register loads the next line when it is empty or being taken; a warp
-  // is taken when no lane of the previous one is pending after this cycle.
-  logic advance, take;
-  assign advance    = !out_valid_q || out_ready_i;
-  assign in_ready_o = !any_pending || (advance && (pending_q & ~match) == '0);
-  assign take       = in_valid_i && in_ready_o;
-
-  logic [NumLanes-1:0] in_pending;
-  always_comb begin
-    for (int unsigned l = 0; l < NumLanes; l++) begin
-      in_pending[l] = lane_valid_i[l] && |acc_i[l].byte_mask;
-    end
-  end
-
-  always_comb begin
-    pending_d   = pending_q;
-    out_valid_d = out_valid_q && !out_ready_i;
-    req_d       = req_q;
-    last_d      = last_q;
-    if (advance && any_pending) begin
-      pending_d   = pending_q & ~match;
-      out_valid_d = 1'b1;
-      req_d       = line;
-      last_d      = (pending_q & ~match) == '0;
-    end
-    if (take) pending_d = in_pending;
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pending_q   <= '0;
-      out_valid_q <= 1'b0;
-    end else begin
-      pending_q   <= pending_d;
-      out_valid_q <= out_valid_d;
-    end
-  end
+  logic take;
+  assign take  = in_valid_i && in_ready_o;
+  assign req_d = pick ? line : req_q;
 
   always_ff @(posedge clk_i) begin
     if (take) begin
       acc_q  <= acc_i;
       flip_q <= 5'((6'd1 << group_log2_i) - 6'd1);
     end
-    req_q  <= req_d;
-    last_q <= last_d;
+    req_q <= req_d;
   end
 
-  assign out_valid_o = out_valid_q;
-  assign req_o       = req_q;
-  assign last_o      = last_q;
+  assign req_o = req_q;
 
   ////////////////
   // Assertions //
@@ -189,52 +163,25 @@ module stu_coalescer
                               (acc_i[l].offset[5:0] & (acc_i[l].size - 6'd1)) == '0))
   end
 
+  // mutate: off
 `ifndef SYNTHESIS
   // Assertion state (the request is wider than the 64 bits Verilator 5.006 samples in a
   // concurrent assertion, so these compare against registered copies at the clock edge).
-  logic               stalled_q;
-  line_req_t          req_prev_q;
-  logic [KeyBits-1:0] out_key, sent_key_q;
-  logic               sent_q, sent_last_q;
-  logic [NumLanes-1:0] above;  // lane l is not pending, or its key is above the request's
-  always_comb begin
-    out_key = {req_o.dest, req_o.line[63:$clog2(LineBytes)]};
-`ifdef STU_BROKEN_KEY_NO_THREAD
-    out_key = {req_o.dest.space, req_o.dest.cta, 32'd0, req_o.line[63:$clog2(LineBytes)]};
-`endif
-    for (int unsigned l = 0; l < NumLanes; l++) above[l] = !pending_q[l] || key[l] > out_key;
-  end
+  logic      stalled_q;
+  line_req_t req_prev_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      stalled_q <= 1'b0;
-      sent_q    <= 1'b0;
-    end else begin
-      stalled_q <= out_valid_o && !out_ready_i;
-      sent_q    <= sent_q || (out_valid_o && out_ready_i);
-    end
+    if (!rst_ni) stalled_q <= 1'b0;
+    else stalled_q <= out_valid_o && !out_ready_i;
   end
-  always_ff @(posedge clk_i) begin
-    req_prev_q <= req_o;
-    if (out_valid_o && out_ready_i) begin
-      sent_key_q  <= out_key;
-      sent_last_q <= last_o;
-    end
-  end
+  always_ff @(posedge clk_i) req_prev_q <= req_o;
 `endif
+  // mutate: on
   // A line request always writes a byte, and its first lane is one of its lanes.
   `ASSERT_EDGE(ReqNotEmpty_A, |req_o.byte_mask && req_o.lane_mask[req_o.first_lane], out_valid_o)
   // The output holds while it waits.
   `ASSERT_I(OutStable_A, !(rst_ni && stalled_q) || (out_valid_o && req_o == req_prev_q))
-  // Ordering: the lines of a warp leave in strictly ascending (destination, line) order; the
-  // line after one that is not its warp's last follows at once. PendingAbove_A (every lane
-  // still pending lies above the request) and NotLastPending_A make the ordering inductive.
-  `ASSERT_EDGE(Ascending_A, out_key > sent_key_q, out_valid_o && sent_q && !sent_last_q)
-  `ASSERT_EDGE(NextFollows_A, out_valid_o, sent_q && !sent_last_q)
-  `ASSERT_EDGE(PendingAbove_A, &above, out_valid_o && !last_o)
-  `ASSERT_EDGE(NotLastPending_A, |pending_q, out_valid_o && !last_o)
-  // Handshakes are known out of reset, and the warp's end while a request is valid.
-  `ASSERT_KNOWN(InReadyKnown_A, in_ready_o)
-  `ASSERT_KNOWN(OutValidKnown_A, out_valid_o)
-  `ASSERT_KNOWN_IF(LastKnown_A, last_o, out_valid_o)
+  // The line loaded is the one the ordering chose: its key is the chosen key (the ordering's
+  // properties, Ascending_A among them, are proved in stu_coalescer_order).
+  `ASSERT_EDGE(LineIsPicked_A, key_of(line.dest, line.line[63:$clog2(LineBytes)]) == pick_key, pick)
 
 endmodule

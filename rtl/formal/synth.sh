@@ -13,13 +13,15 @@ command -v yosys >/dev/null 2>&1 || { echo "synth: yosys not found: skipped"; ex
 # The blocks yosys 0.23 reads (the others: unpacked-array or struct-array ports, `break`,
 # functions returning a typedef; docs/rtl.md).
 ALL=(sector_mask store_align mbarrier addr_resolve l2_action policy_decode cache_way_select
-     ram_1r1w addr_gen tmem_alloc)
+     ram_1r1w addr_gen tmem_alloc coalescer_order)
 # Defines a block needs to be read (cache_way_select: its ports as packed vectors), and
 # parameters other than its defaults (cache_way_select: the geometry of l1_wpath's own default,
 # 16 sets x 4 ways; it reads every line's tag through a multiplexer, which yosys does not
-# finish in 15 minutes at 64 x 4).
+# finish in 15 minutes at 64 x 4); coalescer_order: stu_coalescer's key, 51 bits of destination
+# and 57 of line number).
 declare -A DEFS=([cache_way_select]="-DSTU_PACKED_PORTS")
-declare -A PARAMS=([cache_way_select]="chparam -set Sets 16 -set Ways 4 stu_cache_way_select;")
+declare -A PARAMS=([cache_way_select]="chparam -set Sets 16 -set Ways 4 stu_cache_way_select;"
+  [coalescer_order]="chparam -set KeyBits 108 stu_coalescer_order;")
 # Memories stay memories: synthesis stops before `memory_map` would turn them into flip-flops (a
 # technology flow maps them to macros instead). ram_1r1w at the L2 slice's own default, 64 x
 # 1024 bits.
