@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "stu/golden/access.h"
@@ -29,6 +30,25 @@ class SparseMemory {
   static constexpr uint64_t kPageBytes = uint64_t(1) << kPageBits;
 
   explicit SparseMemory(uint8_t fill = 0) : fill_(fill) {}
+  // A move takes the pages; the memory moved from is empty (and forgets its last page, which
+  // is the new owner's now).
+  SparseMemory(SparseMemory&& o) noexcept
+      : fill_(o.fill_),
+        pages_(std::move(o.pages_)),
+        last_number_(std::exchange(o.last_number_, ~uint64_t(0))),
+        last_page_(std::exchange(o.last_page_, nullptr)) {
+    o.pages_.clear();
+  }
+  SparseMemory& operator=(SparseMemory&& o) noexcept {
+    if (this != &o) {
+      fill_ = o.fill_;
+      pages_ = std::move(o.pages_);
+      o.pages_.clear();
+      last_number_ = std::exchange(o.last_number_, ~uint64_t(0));
+      last_page_ = std::exchange(o.last_page_, nullptr);
+    }
+    return *this;
+  }
   void read(uint64_t addr, uint8_t* out, size_t n) const;
   void write(uint64_t addr, const uint8_t* data, size_t n);
   // Writes the bytes of a line whose mask bit is set (the line lies in one page).
