@@ -89,6 +89,30 @@ class L1Wpath : public ::testing::Test {
   ~L1Wpath() override { dut_->final(); }
 
   std::vector<Out> run(const Req& q) {
+    put(q);
+    dut_->req_valid_i = 1;
+    std::vector<Out> outs;
+    for (unsigned c = 0; c < 20; ++c) {
+      dut_->eval();
+      const bool taken = dut_->req_valid_i && dut_->req_ready_o;
+      EXPECT_FALSE(dut_->ev_valid_o && dut_->l2_valid_o);
+      if (dut_->ev_valid_o) outs.push_back(event());
+      if (dut_->l2_valid_o) outs.push_back(l2());
+      tick();
+      if (taken) dut_->req_valid_i = 0;
+      dut_->eval();
+    }
+    EXPECT_FALSE(dut_->req_valid_i) << "the request was never taken";
+    EXPECT_FALSE(ctx_->gotError());
+    return outs;
+  }
+  void tick() {
+    dut_->clk_i = 1;
+    dut_->eval();
+    dut_->clk_i = 0;
+  }
+  // Drives the request's fields (not its valid).
+  void put(const Req& q) {
     namespace F = L::l1_req;
     auto& w = dut_->req_i;
     put_field(w, 0, F::drain, q.drain);
@@ -109,23 +133,10 @@ class L1Wpath : public ::testing::Test {
       const bool on = (i < 64 ? q.mask.lo >> i : q.mask.hi >> (i - 64)) & 1;
       put_bits(w, F::data.lsb + 8 * i, 8, on ? uint8_t(q.fill + i) : 0);
     }
-    dut_->req_valid_i = 1;
-    std::vector<Out> outs;
-    for (unsigned c = 0; c < 20; ++c) {
-      dut_->eval();
-      const bool taken = dut_->req_valid_i && dut_->req_ready_o;
-      EXPECT_FALSE(dut_->ev_valid_o && dut_->l2_valid_o);
-      if (dut_->ev_valid_o) outs.push_back(event());
-      if (dut_->l2_valid_o) outs.push_back(l2());
-      dut_->clk_i = 1;
-      dut_->eval();
-      dut_->clk_i = 0;
-      if (taken) dut_->req_valid_i = 0;
-      dut_->eval();
-    }
-    EXPECT_FALSE(dut_->req_valid_i) << "the request was never taken";
-    EXPECT_FALSE(ctx_->gotError());
-    return outs;
+  }
+  // The debug read's valid bytes (dbg_valid_o, 128 bits).
+  Mask dbg_valid() const {
+    return {get_bits(dut_->dbg_valid_o, 0, 64), get_bits(dut_->dbg_valid_o, 64, 64)};
   }
   Out event() {
     namespace E = L::l1_event;
@@ -315,6 +326,62 @@ TEST_F(L1Wpath, ActionTable) {
       EXPECT_EQ(o[0].cls, c.cls) << k;
     }
   }
+}
+
+// The debug read of a line the L1 does not hold: no hit, the line's set, way 0, no valid byte,
+// class normal (as SectoredCache::lookup's miss); then of one it holds.
+TEST_F(L1Wpath, DebugReadOfAnAbsentLine) {
+  run(st(0x000, bytes(0, 4), 1));  // set 0, way 0
+  dut_->dbg_line_i = 0x080;        // set 1, not present
+  dut_->eval();
+  EXPECT_FALSE(dut_->dbg_hit_o);
+  EXPECT_EQ(dut_->dbg_set_o, 1u);
+  EXPECT_EQ(dut_->dbg_way_o, 0u);
+  EXPECT_EQ(dbg_valid(), Mask{});
+  EXPECT_EQ(dut_->dbg_cls_o, kNormal);
+  dut_->dbg_line_i = 0x000;
+  dut_->eval();
+  EXPECT_TRUE(dut_->dbg_hit_o);
+  EXPECT_EQ(dut_->dbg_set_o, 0u);
+  EXPECT_EQ(dut_->dbg_way_o, 0u);
+  EXPECT_EQ(dbg_valid(), bytes(0, 4));
+}
+
+// A store that hits adds its bytes to the line's valid bytes (SectoredCache::write: valid |=
+// the bytes written): bytes 0..3, then 8..11 of one line leave 0..3 and 8..11 valid.
+TEST_F(L1Wpath, ValidBytesOfAHitAccumulate) {
+  run(st(0x000, bytes(0, 4), 1));
+  const std::vector<Out> o = run(st(0x000, bytes(8, 4), 2));
+  ASSERT_GE(o.size(), 1u);
+  EXPECT_TRUE(o[0].hit);
+  dut_->dbg_line_i = 0x000;
+  dut_->eval();
+  ASSERT_TRUE(dut_->dbg_hit_o);
+  Mask want = bytes(0, 4);
+  want.lo |= bytes(8, 4).lo;
+  EXPECT_EQ(dbg_valid(), want);
+}
+
+// A request that drains nothing is taken, and its event is presented the cycle after; the next
+// request is taken in that cycle, as the event is taken (one request a cycle while events
+// are taken: docs/rtl.md), not a cycle later.
+TEST_F(L1Wpath, TakesTheNextRequestAsTheEventIsTaken) {
+  put(st(0x000, bytes(0, 4), 1));
+  dut_->req_valid_i = 1;
+  dut_->eval();
+  ASSERT_TRUE(dut_->req_ready_o);
+  tick();  // the first request is taken
+  put(st(0x080, bytes(0, 4), 2));
+  dut_->eval();
+  ASSERT_TRUE(dut_->ev_valid_o);
+  EXPECT_TRUE(dut_->req_ready_o) << "the second request waits a cycle after the event";
+  tick();  // the event and the second request are taken
+  dut_->req_valid_i = 0;
+  dut_->eval();
+  ASSERT_TRUE(dut_->ev_valid_o);  // the second request's event
+  EXPECT_EQ(event().hit, false);
+  EXPECT_TRUE(event().allocated);
+  EXPECT_FALSE(ctx_->gotError());
 }
 
 TEST(L1WpathCosim, SeedsOneToFour) { stu::tb::expect_cosim_clean("l1_wpath", 1, 4, 5000); }
