@@ -329,7 +329,7 @@ TEST_F(L1Wpath, ActionTable) {
 }
 
 // The debug read of a line the L1 does not hold: no hit, the line's set, way 0, no valid byte,
-// class normal (as SectoredCache::lookup's miss); then of one it holds.
+// class normal (as SectoredCache::lookup's miss); then of one it holds, with no dirty byte.
 TEST_F(L1Wpath, DebugReadOfAnAbsentLine) {
   run(st(0x000, bytes(0, 4), 1));  // set 0, way 0
   dut_->dbg_line_i = 0x080;        // set 1, not present
@@ -345,6 +345,9 @@ TEST_F(L1Wpath, DebugReadOfAnAbsentLine) {
   EXPECT_EQ(dut_->dbg_set_o, 0u);
   EXPECT_EQ(dut_->dbg_way_o, 0u);
   EXPECT_EQ(dbg_valid(), bytes(0, 4));
+  // Write-through: no L1 line holds a dirty byte.
+  EXPECT_EQ(get_bits(dut_->dbg_dirty_o, 0, 64), 0u);
+  EXPECT_EQ(get_bits(dut_->dbg_dirty_o, 64, 64), 0u);
 }
 
 // A store that hits adds its bytes to the line's valid bytes (SectoredCache::write: valid |=
