@@ -29,6 +29,9 @@ class Dram : public Stage {
   void preload(const golden::SparseMemory& m);
   // A host-speed hint: a write of this line comes soon. Its bank's timing bins about where
   // the bandwidth's latest booking is (the bank is booked just after it).
+  // A host-speed hint: the line's bytes in the DRAM model's memory, which a write of it
+  // writes (reads the page table).
+  void prefetch_line(std::uint64_t line) const { mem_.prefetch_line(line); }
   void prefetch_bank(std::uint64_t line) const {
     const std::size_t b = bank_of(line);
     const Calendar& c = banks_[b];

@@ -334,8 +334,10 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
     if (l.dest.space == golden::MemSpace::Global && h.l1[sm]) h.l1[sm].prefetch(l.line);
   const bool hinted = hinted_.valid;  // (for this op: prefetch_leaving() ran just before)
   if (hinted) {
-    if (const auto victim = h.l2.way(int(hinted_.slice), hinted_.line))
+    if (const auto victim = h.l2.way(int(hinted_.slice), hinted_.line)) {
       top_->dram.prefetch_bank(*victim);
+      top_->dram.prefetch_line(*victim);
+    }
     top_->l2[hinted_.slice]->prefetch_paid(h.l2.local(hinted_.line));
   } else {
     for (const golden::LineRequest& l : r.lines) {
