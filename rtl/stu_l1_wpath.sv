@@ -414,6 +414,7 @@ module stu_l1_wpath
   // Assertions //
   ////////////////
 
+  // mutate: off
 `ifndef SYNTHESIS
   // Immediate assertions at the clock edge: Verilator 5.006 cannot $sample a signal wider than
   // 64 bits in a concurrent assertion.
@@ -434,6 +435,7 @@ module stu_l1_wpath
     l2_prev_q <= l2_o;
   end
 `endif
+  // mutate: on
   // Parameter legality: sets and ways powers of two, at least 2; at most 64 ways.
   `ASSERT_INIT(SetsPow2_A, Sets >= 2 && (Sets & (Sets - 1)) == 0)
   `ASSERT_INIT(WaysPow2_A, Ways >= 2 && Ways <= 64 && (Ways & (Ways - 1)) == 0)

@@ -161,6 +161,7 @@ class L1Wpath : public ::testing::Test {
     const auto& w = dut_->l2_o;
     Out o;
     o.l2 = true;
+    EXPECT_EQ(get_field(w, 0, W::flush), 0u) << "an L1 write-buffer entry is never a flush";
     o.line = get_field(w, 0, W::line);
     o.mask = {get_bits(w, W::bytes.lsb, 64), get_bits(w, W::bytes.lsb + 64, 64)};
     o.through = get_field(w, 0, W::through);
