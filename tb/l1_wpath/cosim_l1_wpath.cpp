@@ -95,7 +95,8 @@ struct L1WpathBench {
     bool hit = false, allocated = false, invalidated = false, evicted = false, merged = false;
     uint64_t victim_line = 0;
     uint32_t drained = 0;
-    // L2 write
+    // L2 write (never a flush: the L1's writes are CacheWrites, golden::WbEntry)
+    bool flush = false;
     uint64_t line = 0;
     LineByteMask bytes;
     golden::L2StoreAction l2;
@@ -276,6 +277,7 @@ struct L1WpathBench {
       namespace W = L::l2_write;
       const auto& w = d.l2_o;
       o.l2w = true;
+      o.flush = get_field(w, 0, W::flush);
       o.line = get_field(w, 0, W::line);
       o.bytes = {get_bits(w, W::bytes.lsb, 64), get_bits(w, W::bytes.lsb + 64, 64)};
       o.l2.cls = EvictClass(get_field(w, 0, W::cls));
@@ -305,16 +307,18 @@ struct L1WpathBench {
 
   static bool equal(const Out& a, const Out& b) {
     if (a.l2w != b.l2w) return false;
-    if (a.l2w) return a.line == b.line && a.bytes == b.bytes && a.l2 == b.l2 && a.data == b.data;
+    if (a.l2w)
+      return a.flush == b.flush && a.line == b.line && a.bytes == b.bytes && a.l2 == b.l2 &&
+             a.data == b.data;
     return a.drain == b.drain && a.action == b.action && a.hit == b.hit &&
            a.allocated == b.allocated && a.invalidated == b.invalidated && a.evicted == b.evicted &&
            a.victim_line == b.victim_line && a.merged == b.merged && a.drained == b.drained;
   }
   static std::string show(const Out& o) {
     if (o.l2w)
-      return "l2 write line " + hex(o.line) + " bytes " + hex_mask(o.bytes) + " (" +
-             cls_name(o.l2.cls) + (o.l2.mode == golden::WriteMode::Through ? ", through" : "") +
-             ")";
+      return std::string(o.flush ? "l2 flush (with a write's fields) " : "") + "l2 write line " +
+             hex(o.line) + " bytes " + hex_mask(o.bytes) + " (" + cls_name(o.l2.cls) +
+             (o.l2.mode == golden::WriteMode::Through ? ", through" : "") + ")";
     if (o.drain) return "drain, " + std::to_string(o.drained) + " entries";
     std::string s =
         std::string(o.action.on_hit == golden::L1OnHit::Invalidate ? "bypass" : "update") +
@@ -333,6 +337,7 @@ struct L1WpathBench {
     field("kind", w.l2w ? "l2 write" : "event", g.l2w ? "l2 write" : "event");
     if (w.l2w != g.l2w) return field.str();
     if (w.l2w) {
+      field("flush", std::to_string(w.flush), std::to_string(g.flush));
       field("line", hex(w.line), hex(g.line));
       field("bytes", hex_mask(w.bytes), hex_mask(g.bytes));
       field("l2 cls", cls_name(w.l2.cls), cls_name(g.l2.cls));
