@@ -30,8 +30,12 @@ class Dram : public Stage {
   // A host-speed hint: a write of this line comes soon. Its bank's timing bins about where
   // the bandwidth's latest booking is (the bank is booked just after it).
   // A host-speed hint: the line's bytes in the DRAM model's memory, which a write of it
-  // writes (reads the page table).
-  void prefetch_line(std::uint64_t line) const { mem_.prefetch_line(line); }
+  // writes, if its page exists (finding the page reads the page table).
+  void prefetch_line(std::uint64_t line) const {
+    using golden::SparseMemory;
+    if (const std::uint8_t* p = mem_.page(line >> SparseMemory::kPageBits))
+      prefetch_lines(p + (line & (SparseMemory::kPageBytes - 1)), golden::kLineBytes);
+  }
   void prefetch_bank(std::uint64_t line) const {
     const std::size_t b = bank_of(line);
     const Calendar& c = banks_[b];

@@ -57,15 +57,6 @@ class SparseMemory {
   // Page numbers in ascending order (for dumps).
   std::vector<uint64_t> page_numbers() const;
   const uint8_t* page(uint64_t number) const;
-  // A host-speed hint: the host's caches start loading the line at `addr` if its page exists
-  // (finding the page reads the page table).
-  void prefetch_line(uint64_t addr) const {
-    const uint8_t* p = page(addr >> kPageBits);
-    if (p) {
-      __builtin_prefetch(p + (addr & (kPageBytes - 1)));
-      __builtin_prefetch(p + (addr & (kPageBytes - 1)) + 64);
-    }
-  }
 
  private:
   // Pages come from calloc: with fill 0, memory fresh from the system is not cleared twice.
