@@ -174,6 +174,11 @@ enum ChainOp : int {
   kStRelaxedFenceSc,
   kStMmioFenceScSys,
   kStFenceAcqRelGpu,
+  kStWt,
+  kStCs,
+  kStReleaseCluster,
+  kFenceAcqRelCluster,
+  kFenceScCluster,
 };
 
 const std::map<std::string, ChainOp>& chain_ops() {
@@ -193,6 +198,11 @@ const std::map<std::string, ChainOp>& chain_ops() {
       {"st.relaxed.gpu+fence.sc.gpu", kStRelaxedFenceSc},
       {"st.mmio+fence.sc.sys", kStMmioFenceScSys},
       {"st+fence.acq_rel.gpu", kStFenceAcqRelGpu},
+      {"st.wt", kStWt},
+      {"st.cs", kStCs},
+      {"st.release.cluster", kStReleaseCluster},
+      {"fence.acq_rel.cluster", kFenceAcqRelCluster},
+      {"fence.sc.cluster", kFenceScCluster},
   };
   return ops;
 }
@@ -221,6 +231,12 @@ __device__ __forceinline__ void chain_step(char* p, uint32_t v) {
     asm volatile("fence.sc.gpu;" ::: "memory");
   if constexpr (Op == kFenceScSys || Op == kStMmioFenceScSys)
     asm volatile("fence.sc.sys;" ::: "memory");
+  if constexpr (Op == kStWt) asm volatile("st.wt.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStCs) asm volatile("st.cs.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kStReleaseCluster)
+    asm volatile("st.release.cluster.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == kFenceAcqRelCluster) asm volatile("fence.acq_rel.cluster;" ::: "memory");
+  if constexpr (Op == kFenceScCluster) asm volatile("fence.sc.cluster;" ::: "memory");
 }
 
 // tail_ns > 0: the thread stays that long after its timed pass (as k_strided's tail).
@@ -516,6 +532,11 @@ struct Runner {
           CHAIN_CASE(kStRelaxedFenceSc)
           CHAIN_CASE(kStMmioFenceScSys)
           CHAIN_CASE(kStFenceAcqRelGpu)
+          CHAIN_CASE(kStWt)
+          CHAIN_CASE(kStCs)
+          CHAIN_CASE(kStReleaseCluster)
+          CHAIN_CASE(kFenceAcqRelCluster)
+          CHAIN_CASE(kFenceScCluster)
 #undef CHAIN_CASE
         }
       };
