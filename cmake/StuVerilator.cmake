@@ -25,9 +25,12 @@
 set(STU_RTL_DIR ${CMAKE_SOURCE_DIR}/rtl)
 # Mutation testing (scripts/mutate.py): the models named in STU_RTL_MUTANT_MODELS (class names,
 # e.g. Vstu_sector_mask) are Verilated from STU_RTL_MUTANT_DIR, a copy of rtl/ with one file
-# changed, and every other model from rtl/, so a mutant rebuilds only the models it is in.
+# changed, and every other model from STU_RTL_SNAPSHOT_DIR (rtl/ as the run started; rtl/
+# itself when empty), so a mutant rebuilds only the models it is in, and edits to rtl/ during a
+# run reach none of its models.
 set(STU_RTL_MUTANT_DIR "" CACHE PATH "mutation testing: a copy of rtl/ for STU_RTL_MUTANT_MODELS")
 set(STU_RTL_MUTANT_MODELS "" CACHE STRING "mutation testing: models Verilated from the copy")
+set(STU_RTL_SNAPSHOT_DIR "" CACHE PATH "mutation testing: rtl/ as the run started, for the others")
 # The verilator flags that both the models and the lint_<module> tests use.
 set(STU_VERILATOR_LINT_ARGS -Wall --assert)
 set(STU_VERILATOR_ARGS ${STU_VERILATOR_LINT_ARGS} --x-assign unique --x-initial unique -O3)
@@ -91,6 +94,8 @@ function(stu_verilate lib)
   set(rtl_dir ${STU_RTL_DIR})
   if(STU_RTL_MUTANT_DIR AND prefix IN_LIST STU_RTL_MUTANT_MODELS)
     set(rtl_dir ${STU_RTL_MUTANT_DIR})
+  elseif(STU_RTL_SNAPSHOT_DIR)
+    set(rtl_dir ${STU_RTL_SNAPSHOT_DIR})
   endif()
   _stu_verilator_refresh(${vdir} ${prefix})
   set(coverage)

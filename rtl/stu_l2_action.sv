@@ -4,8 +4,10 @@
 // Class, by the first rule that applies: an `.L2::evict_*` qualifier; a `.L2::cache_hint`
 // policy that decodes (named or fractional: the primary priority for the lines whose address
 // bits 10:7 are below `lines`, the secondary for the others; evict_unchanged keeps a hit's class);
-// `.cs` (evict first); else normal. Mode: `.wt` writes through; everything else, `.mmio`
-// included (silicon, H200 2026-11-27), is write-back. Every store allocates on a miss.
+// `.cs` (evict first); else normal. Mode: every store is write-back, `.wt` and `.mmio` included
+// (silicon, H200 2026-11-27, device runs 17 and 21): `through_o` is for system memory, where
+// `.wt` writes through (PTX ISA), and stu's global addresses are device memory. Every store
+// allocates on a miss.
 // Reference: golden::l2_store_class, golden::l2_store_action (include/stu/golden/cache.h).
 //
 // Purely combinational.
@@ -50,7 +52,7 @@ module stu_l2_action
     end else if (has_cop_i && cop_i == CopCs) begin
       cls_o = EvictFirst;
     end
-    through_o  = has_cop_i && cop_i == CopWt;
+    through_o  = 1'b0;  // device memory (above)
   end
 
   // (No assertions: a purely combinational block sees no reset, and its inputs are registers

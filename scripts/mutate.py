@@ -38,6 +38,7 @@ import json
 import os
 import random
 import re
+import filecmp
 import shutil
 import subprocess
 import sys
@@ -302,9 +303,28 @@ def regression_of(path):
     return out
 
 
-def configure(build, mutant_rtl, models, log):
+def sync_tree(src, dst):
+    """Make dst a copy of src, rewriting only the files that differ (the others keep their
+    times, so that the models built from them stay up to date)."""
+    want = set()
+    for d, _, names in os.walk(src):
+        for n in names:
+            rel = os.path.relpath(os.path.join(d, n), src)
+            want.add(rel)
+            s, t = os.path.join(src, rel), os.path.join(dst, rel)
+            if not os.path.isfile(t) or not filecmp.cmp(s, t, shallow=False):
+                os.makedirs(os.path.dirname(t), exist_ok=True)
+                shutil.copy(s, t)
+    for d, _, names in os.walk(dst):
+        for n in names:
+            if os.path.relpath(os.path.join(d, n), dst) not in want:
+                os.remove(os.path.join(d, n))
+
+
+def configure(build, mutant_rtl, snapshot, models, log):
     cmd = ["cmake", "-S", ROOT, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-           "-DSTU_RTL_MUTANT_DIR=" + mutant_rtl, "-DSTU_RTL_MUTANT_MODELS=" + ";".join(models)]
+           "-DSTU_RTL_MUTANT_DIR=" + mutant_rtl, "-DSTU_RTL_MUTANT_MODELS=" + ";".join(models),
+           "-DSTU_RTL_SNAPSHOT_DIR=" + snapshot]
     return run(cmd, 1800, log) == 0
 
 
@@ -441,6 +461,10 @@ def main():
     log = os.path.join(build, "mutation.log")
     report = a.report or os.path.join(build, "mutation.tsv")
     mutant_rtl = os.path.join(build, "mutant-rtl")  # not build/rtl: CMake's own folder there
+    # rtl/ as the run starts: every model is built from it (the mutated file's from a copy), so
+    # editing rtl/ during a long run changes none of the run's models.
+    snapshot = os.path.join(build, "rtl-snapshot")
+    sync_tree(RTL, snapshot)
     regress = regression_of(a.regression)
     rows = []
     with open(report, "w") as out:  # a row a mutant as it finishes: a cut-short run keeps them
@@ -456,8 +480,8 @@ def main():
             shutil.rmtree(mutant_rtl)
         # Plain copies, stamped now: copy2's old times would leave a model built from the last
         # run's last mutant looking up to date, and the baseline would test that mutant.
-        shutil.copytree(RTL, mutant_rtl, copy_function=shutil.copy)
-        if not configure(build, mutant_rtl, models, log):
+        shutil.copytree(snapshot, mutant_rtl, copy_function=shutil.copy)
+        if not configure(build, mutant_rtl, snapshot, models, log):
             print("mutate.py: error: configuring %s failed (%s)" % (build, log), file=sys.stderr)
             return 2
         target = os.path.join(mutant_rtl, f)

@@ -327,7 +327,8 @@ SimConfig preset_h200() {
   // of which its 3.44 instructions (h200-2026-11-27-device run 13, ncu) issue before the fence:
   // 13; chain_fence_ar_gpu / _sc_gpu 268.7; chain_fence_sc_sys 1024.7 (and st.mmio +
   // fence.sc.sys 1030: the drain overlaps a .sys fence); warps_release_32 23.6 cycles per warp
-  // store (one SM's fences, one after another)
+  // store (one SM's fences, one after another); .cluster costs .gpu's (run 21 of 2026-11-27:
+  // chain_release_cl 483.0 vs chain_release_gpu 482.9, fence.*.cluster 268.7)
   c.fence = {13, 269, 1025, 24};
   // measured (same run, warps_weak_4 / _16 / _32 and warps_relaxed_*): one SM stores a whole
   // 128-byte line every 4.0 cycles, weak or relaxed

@@ -400,7 +400,9 @@ int run_correlate(const CorrelateArgs& a) {
   // The table, then the ratchet.
   std::printf("%-20s %-48s %12s %12s %9s  %s\n", "experiment", "figure", "silicon", "model",
               "model/si", "");
-  std::size_t compared = 0, within = 0;
+  // A counter silicon counted none of is compared too: both 0 is exact (ratio 1), the model
+  // counting some a miss ("inf": outside 15 %, out of the mean, and never a baseline).
+  std::size_t compared = 0, within = 0, none_on_silicon = 0;
   double log_sum = 0;
   std::ostringstream base_out;
   for (const Row& r : rows) {
@@ -428,17 +430,37 @@ int run_correlate(const CorrelateArgs& a) {
       }
     } else if (r.compared && r.model == 0 && r.silicon > 0) {
       ratio = "0";
+    } else if (r.compared && r.silicon == 0 && r.model == 0) {
+      ratio = "1";
+      ++compared;
+      ++within;
+      base_out << r.experiment << " " << r.figure << " 1\n";
+    } else if (r.compared && r.silicon == 0 && r.model > 0) {
+      ratio = "inf";
+      ++compared;
+      ++none_on_silicon;
+      if (baseline.count(r.experiment + " " + r.figure)) {
+        std::cerr << a.baseline << ": error: " << r.experiment << " " << r.figure
+                  << ": the model counts " << num(r.model) << " where silicon counted none\n";
+        failed = true;
+      }
     }
     std::printf("%-20s %-48s %12s %12s %9s  %s\n", r.experiment.c_str(), r.figure.c_str(),
-                r.silicon ? num(r.silicon).c_str() : "-", r.compared ? num(r.model).c_str() : "-",
-                ratio.c_str(), r.note.c_str());
+                r.compared || r.silicon ? num(r.silicon).c_str() : "-",
+                r.compared ? num(r.model).c_str() : "-", ratio.c_str(), r.note.c_str());
   }
-  if (!a.quiet)
+  const std::size_t finite = compared - none_on_silicon;
+  if (!a.quiet) {
     std::printf(
         "%zu figures compared, %zu within 15%%; mean |log(model/silicon)| %.3g (a factor "
-        "of %.3g)\n",
-        compared, within, compared ? log_sum / double(compared) : 0.0,
-        compared ? std::exp(log_sum / double(compared)) : 1.0);
+        "of %.3g)",
+        compared, within, finite ? log_sum / double(finite) : 0.0,
+        finite ? std::exp(log_sum / double(finite)) : 1.0);
+    if (none_on_silicon)
+      std::printf("; %zu counted by the model where silicon counted none (out of the mean)",
+                  none_on_silicon);
+    std::printf("\n");
+  }
   if (!a.write_baseline.empty()) {
     std::ofstream f(a.write_baseline);
     f << "# stu correlate baseline: EXPERIMENT FIGURE model/silicon (" << a.config << ", " << mode

@@ -391,10 +391,11 @@ std::optional<EvictClass> l2_store_class(const CacheAttrs& a, uint64_t line) {
 L2StoreAction l2_store_action(const CacheAttrs& a, uint64_t line) {
   L2StoreAction r;
   r.cls = l2_store_class(a, line);
-  // `.wt`: write-through to system memory. `.mmio` is no exception to write-back: silicon keeps
-  // it in the L2 (H200, 2026-11-27, device run 17); its "performed exactly once" is the write
-  // buffer's (it never merges) and the L1's (it is never cached).
-  if (a.cop == isa::CacheOp::Wt) r.mode = WriteMode::Through;
+  // Every global store is written back, `.wt` and `.mmio` included: silicon keeps both in the
+  // L2 (H200, 2026-11-27: `.mmio` in device run 17, `.wt` in run 21; docs/golden.md). `.wt`
+  // writes through only to system memory (PTX ISA), which stu does not model: its global
+  // addresses are device memory. `.mmio`'s "performed exactly once" is the write buffer's (it
+  // never merges) and the L1's (it is never cached).
   return r;
 }
 

@@ -185,6 +185,9 @@ struct L1WpathBench {
     in.order.release = r.chance(0.05);
     if (in.order.mmio || in.order.release) in.order.strong = true;
     in.l2 = golden::l2_store_action(in.attrs, in.line);
+    // The store path sends every device-memory store write-back (docs/golden.md); the through
+    // bit (system memory) is the L2's to act on, and this path carries it and merges on it.
+    if (r.chance(0.2)) in.l2.mode = golden::WriteMode::Through;
     return in;
   }
 

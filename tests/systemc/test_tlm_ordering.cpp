@@ -134,18 +134,21 @@ TEST_P(Ordering, AWarpIssuesItsInstructionsOneACycle) {
 }
 
 // --- DRAM line accesses (dram.accesses_per_clk) --------------------------------------------
-// 32 write-through 4-byte stores to 32 lines: each line is a fill read and a write
-// (read_modify_write), two accesses. At one access a cycle, with bandwidth to spare, the last
-// line's write goes 62 cycles after the first's, less at most one 16-cycle booking bin
-// (Calendar::kBinCycles) at the start: at least 46. Without the limit they go together.
-// 32 write-through 4-byte stores, store k to line_of(k), two warps of SM 0 and 1 each; with
-// bandwidth to spare: the cycles from the first DRAM write to the last.
+// 32 4-byte stores to 32 lines, written back by the final flush all at once: each line is a
+// fill read and a write (read_modify_write), two accesses. At one access a cycle, with bandwidth
+// to spare, the last line's write goes 62 cycles after the first's, less at most one 16-cycle
+// booking bin (Calendar::kBinCycles) at the start: at least 46. Without the limit they go
+// together.
+// 32 4-byte stores, store k to line_of(k), two warps of SM 0 and 1 each; with bandwidth to
+// spare: the cycles from the first DRAM write (the flush's) to the last. One L2 slice, so that
+// the flush hands DRAM every line at once (LT flushes the slices one after another).
 Cycle dram_write_span(SimConfig c, const std::function<std::uint64_t(unsigned)>& line_of) {
   c.dram.gbytes_per_s = 1000000;
+  c.l2.slices = 1;
   Script s;
   for (unsigned k = 0; k < 32; ++k) {
     const std::uint64_t line = line_of(k);
-    s.store("st.global.wt.b32 [%rd1], %r1;", k % 2, 0, std::uint16_t(k / 2), 1u,
+    s.store("st.global.b32 [%rd1], %r1;", k % 2, 0, std::uint16_t(k / 2), 1u,
             [line](unsigned) { return line; });
   }
   const Outcome o = run_script(s, c);
@@ -164,7 +167,7 @@ TEST_P(Ordering, DramStartsLineAccessesAtItsRate) {
             62u - Calendar::kBinCycles);
 }
 
-// 32 write-through 4-byte stores, two to each of 16 line pairs 4 KiB apart: a fill read and a
+// 32 4-byte stores, two to each of 16 line pairs 4 KiB apart: a fill read and a
 // write a line, 64 accesses at one a cycle (62 cycles from the first write to the last, less one
 // booking bin: at least 46). With dram.pair_accesses_per_clk 2 a pair's second line costs half:
 // 16 x (2 + 1) = 48 accesses, the last write at most 48 cycles after the first. Lines 256 bytes

@@ -354,8 +354,10 @@ L1StoreAction l1_store_action(const CacheAttrs& attrs, const Ordering& order);
 // .L2::cache_hint policy, else .cs (first), else Normal. nullopt: keep (evict_unchanged).
 std::optional<EvictClass> l2_store_class(const CacheAttrs& attrs, uint64_t line);
 
-// Every global store allocates in the L2 on a miss: the L2 is the point of coherence, and
-// silicon keeps even `.mmio` stores there (H200, 2026-11-27; docs/golden.md).
+// Every global store allocates in the L2 on a miss and is written back: the L2 is the point of
+// coherence, and silicon keeps even `.mmio` and `.wt` stores there (H200, 2026-11-27;
+// docs/golden.md). WriteMode::Through is the slice's mode for system memory (`.wt` there, PTX
+// ISA), which stu does not model.
 struct L2StoreAction {
   std::optional<EvictClass> cls = EvictClass::Normal;
   WriteMode mode = WriteMode::Back;
