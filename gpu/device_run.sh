@@ -14,7 +14,9 @@
 #   readback.csv   (part `readback`, on request) the suite's `readback` experiments under Nsight
 #                  Compute without cache control: k_rewrite's and k_read's L2 and DRAM counters
 #   gpu/device_run.sh CARRY OUT
-# STU_DEVICE_PARTS (default library,sass,bench,probes,check; `metrics`, `readback` on request) picks the
+#   l1_probe.tar.gz (part `l1`, on request) gpu/l1_probe under Nsight Compute: what a store leaves
+#                  in the L1 (l1_probe.csv, l1_probe_launches.txt, the table l1_probe.txt)
+# STU_DEVICE_PARTS (default library,sass,bench,probes,check; `metrics`, `readback`, `l1` on request) picks the
 # sections; STU_DEVICE_STS
 # the .sts files of the library section (default tests/sts/*.sts); STU_DEVICE_ONLY (NAME,...)
 # the suite experiments of the bench section (default all); STU_DEVICE_SUITE the suite file
@@ -106,6 +108,17 @@ for rep in $(seq 1 "${STU_DEVICE_PROBE_RUNS:-3}"); do
 done >>"$sass/probes.txt" 2>&1
 [[ -f $sass/probes.txt ]] && cp "$sass/probes.txt" "$O/probes.txt"
 for b in store_bench probes; do cuobjdump -sass "$C/$b" >"$sass/$b.sass.txt" 2>&1; done
+# What a store leaves in the L1 (part `l1`, on request): gpu/l1_probe under Nsight Compute
+if want l1; then
+  l1=$(mktemp -d)
+  timeout "$ncu_timeout" ncu --clock-control none --csv --metrics \
+    l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum \
+    "$C/l1_probe" >"$l1/l1_probe.csv" 2>"$l1/l1_probe_launches.txt"
+  echo "ncu rc=$?" >>"$l1/l1_probe_launches.txt"
+  "$root/gpu/l1_probe_table.py" "$l1/l1_probe.csv" "$l1/l1_probe_launches.txt" >"$l1/l1_probe.txt" 2>&1
+  tar -C "$l1" -czf "$O/l1_probe.tar.gz" .
+fi
+for b in l1_probe; do [[ -x $C/$b ]] && cuobjdump -sass "$C/$b" >"$sass/$b.sass.txt" 2>&1; done
 want metrics && timeout 60 ncu --query-metrics >"$sass/ncu_metrics.txt" 2>&1
 tar -C "$sass" -czf "$O/sass.tar.gz" .
 # --- stu check on this machine's cores (issue 22's speed figure), fastest of 5 each ----------

@@ -19,6 +19,7 @@ for t in sm_90a sm_100a; do
 done
 nvcc -O3 -std=c++17 -arch=sm_90a -I "$root/include" -o "$dir/store_bench" "$root/gpu/store_bench.cu"
 nvcc -O3 -std=c++17 -arch=sm_90a -o "$dir/probes" "$root/gpu/probes.cu"
+nvcc -O3 -std=c++17 -arch=sm_90a -o "$dir/l1_probe" "$root/gpu/l1_probe.cu"
 # the `stu check` speed inputs: the corpus mix and gen_big_ptx, 200,000 stores each
 STU_BENCH_WRITE_MODULE="$dir/mix.ptx" "$build/bench_check" --benchmark_filter=CorpusMix \
   --benchmark_min_time=0.01 >/dev/null

@@ -112,18 +112,18 @@ module stu_l1_wpath
     act_alloc = 1'b1;
     act_keep  = 1'b0;
     act_cls   = EvictNormal;
-    if (req_i.is_mmio || (req_i.has_cop && req_i.cop == CopCg)) begin
+    if (req_i.is_mmio) begin
       act_inv   = 1'b1;  // bypass: never cached here
       act_alloc = 1'b0;
       act_keep  = 1'b1;
     end else if (req_i.has_cop) begin
+      // .cs evict-first; .wb, .cg and .wt update a hit and allocate a miss as normal: silicon
+      // (H200, 2026-11-27, device run 25; docs/golden.md, "L1 store action") reads a line `.cg`
+      // or `.wt` wrote back from the L1 and keeps a line either hits, for all the PTX ISA's
+      // "cache at global level" (.cg) and "write-through" (.wt: the L2's, to system memory).
       unique case (req_i.cop)
-        CopCs: act_cls = EvictFirst;
-        CopWt: begin
-          act_alloc = 1'b0;
-          act_keep  = 1'b1;
-        end
-        default: ;  // CopWb: normal
+        CopCs:   act_cls = EvictFirst;
+        default: ;  // CopWb, CopCg, CopWt: normal
       endcase
     end else if (req_i.has_l1) begin
       unique case (req_i.l1)

@@ -336,16 +336,16 @@ L1StoreAction l1_store_action(const CacheAttrs& a, const Ordering& o) {
   using isa::L1Evict;
   constexpr L1StoreAction kBypass{L1OnHit::Invalidate, false, std::nullopt};
   if (o.mmio) return kBypass;  // never cached
+  // `.cg` and `.wt` update a hit and allocate a miss as `.wb` does: silicon (H200, 2026-11-27,
+  // device run 25, docs/golden.md) reads a line they wrote back from the L1 like any store's.
   if (a.cop) {
     switch (*a.cop) {
       case CacheOp::Wb:
-        return {L1OnHit::Update, true, EvictClass::Normal};
       case CacheOp::Cg:
-        return kBypass;  // cache at global level: L2 and below, not L1
+      case CacheOp::Wt:
+        return {L1OnHit::Update, true, EvictClass::Normal};
       case CacheOp::Cs:
         return {L1OnHit::Update, true, EvictClass::First};  // streaming: evict-first
-      case CacheOp::Wt:
-        return {L1OnHit::Update, false, std::nullopt};  // write-through, no allocation
     }
   }
   if (a.l1) {

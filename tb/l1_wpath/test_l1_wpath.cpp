@@ -227,13 +227,12 @@ TEST_F(L1Wpath, HandTraceTwoSetsTwoWaysTwoEntries) {
   EXPECT_FALSE(o[0].allocate || o[0].invalidate);
   EXPECT_TRUE(o[0].keep);
   EXPECT_TRUE(o[0].hit && o[0].merged);
-  // 7. E .cg: bypass (invalidate a hit, no allocation). L1 miss: nothing. Full: Cs leaves.
-  //    Buffer [Cw, E].
+  // 7. E .L1::no_allocate: an L1 miss allocates nothing. Full: Cs leaves. Buffer [Cw, E].
   Req e7 = st(0x300, bytes(0, 1), 0x70);
-  e7.cop = kCg;
+  e7.l1 = kL1NoAlloc;
   o = run(e7);
   ASSERT_EQ(o.size(), 2u);
-  EXPECT_TRUE(o[0].invalidate && !o[0].allocate && o[0].keep);
+  EXPECT_TRUE(!o[0].invalidate && !o[0].allocate && o[0].keep);
   EXPECT_FALSE(o[0].hit || o[0].invalidated || o[0].allocated);
   EXPECT_EQ(o[1].line, 0x200u);
   EXPECT_EQ(o[1].l2_cls, kFirst);  // Cs carries its own L2 action
@@ -299,9 +298,9 @@ TEST_F(L1Wpath, ActionTable) {
   const Case cases[] = {
       {-1, -1, false, false, true, false, kNormal},        // default
       {kWb, -1, false, false, true, false, kNormal},       // .wb
-      {kCg, -1, false, true, false, true, kNormal},        // .cg: bypass
+      {kCg, -1, false, false, true, false, kNormal},       // .cg: as .wb (silicon)
       {kCs, -1, false, false, true, false, kFirst},        // .cs: evict-first
-      {kWt, kL1Last, false, false, false, true, kNormal},  // .wt wins over .L1::
+      {kWt, kL1Last, false, false, true, false, kNormal},  // .wt (as .wb) wins over .L1::
       {-1, kL1EvictNormal, false, false, true, false, kNormal},
       {-1, kL1Unchanged, false, false, true, true, kNormal},
       {-1, kL1First, false, false, true, false, kFirst},

@@ -456,16 +456,24 @@ TEST(GoldenL1Policy, PlainStoreUpdatesAndAllocatesNormal) {
 TEST(GoldenL1Policy, WbUpdatesAndAllocatesNormal) {
   EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Wb), {}), kL1Normal);
 }
-TEST(GoldenL1Policy, CgInvalidatesOnHitAndDoesNotAllocate) {
-  EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Cg), {}), kL1Bypass);
+// Silicon (H200, 2026-11-27, run 25): a line `.cg` or `.wt` wrote (whole, or 4 bytes of it) is
+// read back from the L1 afterwards, and a line the L1 held stays there: they allocate a miss and
+// update a hit as a plain store does. Only `.mmio` bypasses the L1.
+TEST(GoldenL1Policy, CgUpdatesAndAllocatesNormal) {
+  EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Cg), {}), kL1Normal);
+}
+TEST(GoldenL1Policy, MmioBypasses) {
+  Ordering mmio;
+  mmio.mmio = true;
+  mmio.strong = true;
+  EXPECT_EQ(l1_store_action({}, mmio), kL1Bypass);
 }
 TEST(GoldenL1Policy, CsAllocatesEvictFirst) {
   EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Cs), {}),
             (L1StoreAction{L1OnHit::Update, true, EvictClass::First}));
 }
-TEST(GoldenL1Policy, WtUpdatesOnHitWithoutAllocating) {
-  EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Wt), {}),
-            (L1StoreAction{L1OnHit::Update, false, std::nullopt}));
+TEST(GoldenL1Policy, WtUpdatesAndAllocatesNormal) {
+  EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Wt), {}), kL1Normal);
 }
 TEST(GoldenL1Policy, EvictNormalAllocatesNormal) {
   EXPECT_EQ(l1_store_action(l1q(isa::L1Evict::EvictNormal), {}), kL1Normal);
@@ -778,18 +786,35 @@ StoreResult store(uint64_t line, unsigned first, unsigned n, uint8_t value) {
   return r;
 }
 
-TEST(GoldenHierarchy, CgStoreInvalidatesAnL1Hit) {
+TEST(GoldenHierarchy, MmioStoreInvalidatesAnL1Hit) {
   MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
   HierarchyEvents ev;
   h.store(store(0x000, 0, 4, 1), ev);
   EXPECT_TRUE(h.l1().lookup(0x000).hit);
+  StoreResult mmio = store(0x000, 4, 4, 2);
+  mmio.order.mmio = true;
+  mmio.order.strong = true;
+  ev.clear();
+  h.store(mmio, ev);
+  ASSERT_EQ(ev.l1.size(), 1u);
+  EXPECT_TRUE(ev.l1[0].hit && ev.l1[0].invalidated);
+  EXPECT_FALSE(h.l1().lookup(0x000).hit);
+}
+
+// Silicon (run 25): bytes 4..7 written by `.cg` into a line the L1 holds bytes 0..3 of: all
+// eight are valid afterwards.
+TEST(GoldenHierarchy, CgStoreUpdatesAnL1Hit) {
+  MemoryHierarchy h = *MemoryHierarchy::create(tiny_hierarchy());
+  HierarchyEvents ev;
+  h.store(store(0x000, 0, 4, 1), ev);
   StoreResult cg = store(0x000, 4, 4, 2);
   cg.cache.cop = isa::CacheOp::Cg;
   ev.clear();
   h.store(cg, ev);
   ASSERT_EQ(ev.l1.size(), 1u);
-  EXPECT_TRUE(ev.l1[0].hit && ev.l1[0].invalidated);
-  EXPECT_FALSE(h.l1().lookup(0x000).hit);
+  EXPECT_TRUE(ev.l1[0].hit);
+  EXPECT_FALSE(ev.l1[0].invalidated);
+  EXPECT_EQ(h.l1().lookup(0x000).valid, (LineByteMask{0xFF, 0}));
 }
 
 TEST(GoldenHierarchy, NoAllocateMissLeavesTheL1Empty) {
