@@ -480,7 +480,9 @@ module stu_tmem_wdp
   `ASSUME_EDGE(BeatCount_A, in_last_i == (8'(beat_q) + 8'd1 == hdr.regs), take)
 `ifndef SYNTHESIS
   // Immediate assertions at the clock edge: Verilator 5.006 cannot $sample a signal wider than
-  // 64 bits in a concurrent assertion (its generated code does not compile).
+  // 64 bits in a concurrent assertion (its generated code does not compile). The checkers'
+  // state is kept out of the mutants (scripts/mutate.py).
+  // mutate: off
   logic        stalled_q;
   tmem_write_t wr_prev_q;
   logic        wvalid_prev_q, last_prev_q;
@@ -497,6 +499,7 @@ module stu_tmem_wdp
     fault_prev_q  <= fault_o;
     faddr_prev_q  <= fault_addr_o;
   end
+  // mutate: on
 `endif
   // A run always writes a cell, of a lane of the warp's quarter; a beat is a run or the status
   // beat.

@@ -442,6 +442,36 @@ TEST(TmemWdp, BeatsOverlapRuns) {
   EXPECT_EQ(rs[1].cycles, rs[0].cycles + 33u);
 }
 
+// Latency (the block's header): R register beats, one cycle per candidate run (a lane of the
+// quarter that a thread without a fault writes, x a 32-column block of the access's footprint),
+// then the status beat: R + C + 2 cycles from the first beat offered to the status beat taken
+// (as BeatsOverlapRuns counts). A candidate nothing writes would cost a cycle too, so the
+// candidates must be exactly these; the cosimulation compares values and order, not cycles.
+TEST(TmemWdp, OneCyclePerCandidateRun) {
+  // 16x64b.x1 at lane 0, column 0: lanes 0..15 (not 16), one block.
+  const Result a = run(make(k16x64b, 1, 1));
+  ASSERT_TRUE(a.status);
+  EXPECT_EQ(a.runs.size(), 16u);
+  EXPECT_EQ(a.cycles, 1u + 16u + 2u);
+  // 32x32b.x1 at column 31: a footprint of one column, so one block (not two).
+  Instr b = make(k32x32b, 1, 1);
+  b.taddr = 31;
+  const Result rb = run(b);
+  ASSERT_TRUE(rb.status);
+  EXPECT_EQ(rb.runs.size(), 32u);
+  EXPECT_EQ(rb.cycles, 1u + 32u + 2u);
+  // 32x32b.x1 at column 32 with only columns 0..31 allocated: every thread faults, so no lane
+  // has a writer and there is no candidate: the status beat follows the beat.
+  Instr c = make(k32x32b, 1, 1);
+  c.taddr = 32;
+  c.alloc = 0x0001;
+  const Result rc = run(c);
+  ASSERT_TRUE(rc.status);
+  EXPECT_TRUE(rc.runs.empty());
+  for (unsigned t = 0; t < 32; ++t) EXPECT_EQ(rc.kind[t], kColumnRange) << "thread " << t;
+  EXPECT_EQ(rc.cycles, 1u + 0u + 2u);
+}
+
 TEST(TmemWdp, BeatCountAssertion) {
   // 16x128b.x1 is two beats: in_last_i on the first one trips BeatCount_A.
   Instr in = make(k16x128b, 1, 2);
