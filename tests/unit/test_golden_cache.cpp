@@ -462,12 +462,6 @@ TEST(GoldenL1Policy, WbUpdatesAndAllocatesNormal) {
 TEST(GoldenL1Policy, CgUpdatesAndAllocatesNormal) {
   EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Cg), {}), kL1Normal);
 }
-TEST(GoldenL1Policy, MmioBypasses) {
-  Ordering mmio;
-  mmio.mmio = true;
-  mmio.strong = true;
-  EXPECT_EQ(l1_store_action({}, mmio), kL1Bypass);
-}
 TEST(GoldenL1Policy, CsAllocatesEvictFirst) {
   EXPECT_EQ(l1_store_action(cop(isa::CacheOp::Cs), {}),
             (L1StoreAction{L1OnHit::Update, true, EvictClass::First}));
