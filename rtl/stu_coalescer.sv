@@ -41,7 +41,7 @@ module stu_coalescer
   output logic                        last_o         // the last line of its warp
 );
 
-  localparam int unsigned KeyBits = $bits(dest_t) + 64 - $clog2(LineBytes);
+  localparam int unsigned KeyBits = DestBits + 64 - $clog2(LineBytes);
 
   // Lanes of the warp being coalesced, and G - 1 of its same-location rule.
   lane_access_t [NumLanes-1:0] acc_q;
@@ -65,10 +65,17 @@ module stu_coalescer
   // The incoming warp's lanes that write a byte, and their keys.
   logic [NumLanes-1:0]         in_pending;
   logic [NumLanes*KeyBits-1:0] in_keys;
+  // (Lane accesses are copied whole before their fields are read: yosys 0.23 misreads a part
+  // select of an array element's field, and takes no field of an element at a variable index.)
+  /* verilator lint_off UNUSEDSIGNAL */
+  lane_access_t in_acc;
+  /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
+    in_acc = '0;
     for (int unsigned l = 0; l < NumLanes; l++) begin
-      in_pending[l]                 = lane_valid_i[l] && |acc_i[l].byte_mask;
-      in_keys[l*KeyBits +: KeyBits] = key_of(acc_i[l].dest, acc_i[l].offset[63:$clog2(LineBytes)]);
+      in_acc                        = acc_i[l];
+      in_pending[l]                 = lane_valid_i[l] && |in_acc.byte_mask;
+      in_keys[l*KeyBits +: KeyBits] = key_of(in_acc.dest, in_acc.offset[63:$clog2(LineBytes)]);
     end
   end
 
@@ -99,6 +106,12 @@ module stu_coalescer
 
   // The line merged from the lanes of the next line (ascending rank: the last wins).
   logic [4:0]               mlane;  // the lane merged at rank r
+  /* verilator lint_off UNUSEDSIGNAL */
+  lane_access_t             facc;   // the first lane's access
+  lane_access_t             macc;   // lane mlane's access
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [LineBytes-1:0]     mmask;  // the line's bytes merged so far
+  logic [LineBytes*8-1:0]   mdata;
   line_req_t                line;
   logic [1:0]               sec;
   logic [4:0]               in_sec;
@@ -111,28 +124,37 @@ module stu_coalescer
     lane_mask       = '0;
     lane_data       = '0;
     mlane           = '0;
-    line.dest       = acc_q[first].dest;
-    line.line       = {acc_q[first].offset[63:$clog2(LineBytes)], 7'd0};
+    macc            = '0;
+    mmask           = '0;
+    mdata           = '0;
+    facc            = acc_q[first];
+    line.dest       = facc.dest;
+    line.line       = {facc.offset[63:$clog2(LineBytes)], 7'd0};
     line.lane_mask  = match;
     line.first_lane = first;
     // (Merged only while a line is pending: the loops cost simulation time on every edge.)
-    for (int unsigned r = 0; r < NumLanes && any_pending; r++) begin
-      mlane = 5'(r) ^ flip_q;
-      if (match[mlane]) begin
-        sec       = acc_q[mlane].offset[6:5];
-        in_sec    = acc_q[mlane].offset[4:0];
-        lane_mask = acc_q[mlane].byte_mask << in_sec;
-        lane_data = acc_q[mlane].data << {in_sec, 3'b000};
-        for (int unsigned b = 0; b < SectorBytes; b++) begin
-          if (lane_mask[b]) begin
-            line.byte_mask[{sec, 5'(b)}]       = 1'b1;
-            line.data[{sec, 5'(b), 3'b000} +: 8] = lane_data[b*8 +: 8];
+    if (any_pending) begin
+      for (int unsigned r = 0; r < NumLanes; r++) begin
+        mlane = 5'(r) ^ flip_q;
+        if (match[mlane]) begin
+          macc      = acc_q[mlane];
+          sec       = macc.offset[6:5];
+          in_sec    = macc.offset[4:0];
+          lane_mask = macc.byte_mask << in_sec;
+          lane_data = macc.data << {in_sec, 3'b000};
+          for (int unsigned b = 0; b < SectorBytes; b++) begin
+            if (lane_mask[b]) begin
+              mmask[{sec, 5'(b)}]           = 1'b1;
+              mdata[{sec, 5'(b), 3'b000} +: 8] = lane_data[b*8 +: 8];
+            end
           end
         end
       end
     end
+    line.byte_mask = mmask;
+    line.data      = mdata;
     for (int unsigned s = 0; s < NumSectors; s++) begin
-      line.sector_mask[s] = |line.byte_mask[s*SectorBytes +: SectorBytes];
+      line.sector_mask[s] = |mmask[s*SectorBytes +: SectorBytes];
     end
   end
 

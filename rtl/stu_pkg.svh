@@ -37,6 +37,8 @@ package stu_pkg;
   localparam logic [63:0] DefaultConstSize = 64'h0000000000100000;
   localparam logic [63:0] DefaultClusterCtas = 64'h0000000000000001;
 
+  // Each type's width is also a localparam <Name>Bits: yosys 0.23 takes no $bits of a type.
+
   // golden::FaultKind (fault.h)
   typedef enum logic [4:0] {
     FaultNone = 5'd0,
@@ -58,6 +60,7 @@ package stu_pkg;
     FaultBadInstruction = 5'd16,
     FaultIllegalInstruction = 5'd17
   } fault_e;
+  localparam int unsigned FaultBits = 5;  // $bits(fault_e)
 
   // isa::Space (isa/types.h): the state space a store names
   typedef enum logic [3:0] {
@@ -71,6 +74,7 @@ package stu_pkg;
     SpaceSharedCluster = 4'd7,
     SpaceConst = 4'd8
   } isa_space_e;
+  localparam int unsigned IsaSpaceBits = 4;  // $bits(isa_space_e)
 
   // isa::TmemShape (isa/types.h)
   typedef enum logic [2:0] {
@@ -80,6 +84,7 @@ package stu_pkg;
     ShapeS16x256b = 3'd3,
     ShapeS16x32bx2 = 3'd4
   } tmem_shape_e;
+  localparam int unsigned TmemShapeBits = 3;  // $bits(tmem_shape_e)
 
   // isa::CacheOp (isa/types.h): a store's cache operator
   typedef enum logic [1:0] {
@@ -88,6 +93,7 @@ package stu_pkg;
     CopCs = 2'd2,
     CopWt = 2'd3
   } cache_op_e;
+  localparam int unsigned CacheOpBits = 2;  // $bits(cache_op_e)
 
   // isa::L1Evict (isa/types.h): a store's .L1:: eviction priority
   typedef enum logic [2:0] {
@@ -97,6 +103,7 @@ package stu_pkg;
     L1EvictLast = 3'd3,
     L1NoAllocate = 3'd4
   } l1_evict_e;
+  localparam int unsigned L1EvictBits = 3;  // $bits(l1_evict_e)
 
   // isa::L2Evict (isa/types.h): a store's .L2:: eviction priority
   typedef enum logic [1:0] {
@@ -104,6 +111,7 @@ package stu_pkg;
     L2EvictFirst = 2'd1,
     L2EvictLast = 2'd2
   } l2_evict_e;
+  localparam int unsigned L2EvictBits = 2;  // $bits(l2_evict_e)
 
   // isa::Sem (isa/types.h): a store's memory-ordering semantics
   typedef enum logic [1:0] {
@@ -112,6 +120,7 @@ package stu_pkg;
     SemRelaxed = 2'd2,
     SemRelease = 2'd3
   } sem_e;
+  localparam int unsigned SemBits = 2;  // $bits(sem_e)
 
   // isa::Scope (isa/types.h): a strong store's scope
   typedef enum logic [1:0] {
@@ -120,6 +129,7 @@ package stu_pkg;
     ScopeGpu = 2'd2,
     ScopeSys = 2'd3
   } scope_e;
+  localparam int unsigned ScopeBits = 2;  // $bits(scope_e)
 
   // golden::MemSpace (address.h): where a store lands
   typedef enum logic [2:0] {
@@ -131,6 +141,7 @@ package stu_pkg;
     MemConst = 3'd5,
     MemTmem = 3'd6
   } mem_space_e;
+  localparam int unsigned MemSpaceBits = 3;  // $bits(mem_space_e)
 
   // golden::MbarOpKind (mbarrier.h)
   typedef enum logic [2:0] {
@@ -140,6 +151,7 @@ package stu_pkg;
     MbarOpArrive = 3'd3,
     MbarOpArriveExpectTx = 3'd4
   } mbar_op_e;
+  localparam int unsigned MbarOpBits = 3;  // $bits(mbar_op_e)
 
   // golden::EvictClass (cache.h): a line's eviction class
   typedef enum logic [1:0] {
@@ -147,6 +159,7 @@ package stu_pkg;
     EvictNormal = 2'd1,
     EvictLast = 2'd2
   } evict_class_e;
+  localparam int unsigned EvictClassBits = 2;  // $bits(evict_class_e)
 
   // golden::DramCause (cache.h): why bytes go to DRAM
   typedef enum logic [1:0] {
@@ -154,12 +167,14 @@ package stu_pkg;
     DramWriteThrough = 2'd1,
     DramFlush = 2'd2
   } dram_cause_e;
+  localparam int unsigned DramCauseBits = 2;  // $bits(dram_cause_e)
 
   // golden::MisalignMode (config.h): SASS ST's treatment of a misaligned address
   typedef enum logic [0:0] {
     MisalignForceAlign = 1'd0,
     MisalignFault = 1'd1
   } misalign_e;
+  localparam int unsigned MisalignBits = 1;  // $bits(misalign_e)
 
   // golden::L2Priority (policy.h): a cache policy's eviction priority
   typedef enum logic [1:0] {
@@ -168,6 +183,7 @@ package stu_pkg;
     PriorityLast = 2'd2,
     PriorityNormal = 2'd3
   } l2_priority_e;
+  localparam int unsigned L2PriorityBits = 2;  // $bits(l2_priority_e)
 
   // golden::CachePolicy::Kind (policy.h): how a .L2::cache_hint policy decodes
   typedef enum logic [1:0] {
@@ -176,6 +192,7 @@ package stu_pkg;
     PolicyNamed = 2'd2,
     PolicyIllegal = 2'd3
   } policy_kind_e;
+  localparam int unsigned PolicyKindBits = 2;  // $bits(policy_kind_e)
 
   // golden::Dest: a destination memory (space, CTA rank, thread in the CTA) (51 bits).
   typedef struct packed {
@@ -183,6 +200,7 @@ package stu_pkg;
     logic [15:0] cta;
     logic [31:0] thread;
   } dest_t;
+  localparam int unsigned DestBits = 51;  // $bits(dest_t)
 
   // golden::LaneAccess without its lane (the index of the array it sits in): one lane's aligned access, which lies within one sector (409 bits).
   typedef struct packed {
@@ -192,6 +210,7 @@ package stu_pkg;
     logic [31:0] byte_mask;
     logic [255:0] data;
   } lane_access_t;
+  localparam int unsigned LaneAccessBits = 409;  // $bits(lane_access_t)
 
   // golden::LineRequest: one 128-byte line of a warp store (1308 bits).
   typedef struct packed {
@@ -203,6 +222,7 @@ package stu_pkg;
     logic [4:0] first_lane;
     logic [1023:0] data;
   } line_req_t;
+  localparam int unsigned LineReqBits = 1308;  // $bits(line_req_t)
 
   // golden::encode(MbarState) (mbarrier.h): stu's 64-bit mbarrier layout (64 bits).
   typedef struct packed {
@@ -212,6 +232,7 @@ package stu_pkg;
     logic [19:0] expected;
     logic [19:0] pending;
   } mbar_word_t;
+  localparam int unsigned MbarWordBits = 64;  // $bits(mbar_word_t)
 
   // golden::TmemWrite: one 32-column run of a TMEM row written by tcgen05.st (1105 bits).
   typedef struct packed {
@@ -222,6 +243,7 @@ package stu_pkg;
     logic [0:0] unpacked;
     logic [1023:0] data;
   } tmem_write_t;
+  localparam int unsigned TmemWriteBits = 1105;  // $bits(tmem_write_t)
 
   // one request to an L2 slice: a CacheWrite of golden::L2StoreAction's class and mode (cache.h; a miss always allocates), or a flush (SectoredCache::flush; the other fields are ignored) (1221 bits).
   typedef struct packed {
@@ -233,6 +255,7 @@ package stu_pkg;
     logic [0:0] through;
     logic [1023:0] data;
   } l2_write_t;
+  localparam int unsigned L2WriteBits = 1221;  // $bits(l2_write_t)
 
   // golden::CacheWriteResult of an L2 write (victim without its data, which leaves as a dram_write_t), or the end of a flush with the number of lines it wrote back (396 bits).
   typedef struct packed {
@@ -248,6 +271,7 @@ package stu_pkg;
     logic [127:0] victim_valid;
     logic [127:0] victim_dirty;
   } l2_result_t;
+  localparam int unsigned L2ResultBits = 396;  // $bits(l2_result_t)
 
   // one request to the L1 write path: a global golden::LineRequest's line, bytes and data with the store's cache operator and .L1:: priority (CacheAttrs), its ordering (Ordering: strong, mmio, release point) and its golden::L2StoreAction; or a drain of the write buffer (MemoryHierarchy::drain; the other fields are ignored) (1231 bits).
   typedef struct packed {
@@ -266,6 +290,7 @@ package stu_pkg;
     logic [0:0] l2_through;
     logic [1023:0] data;
   } l1_req_t;
+  localparam int unsigned L1ReqBits = 1231;  // $bits(l1_req_t)
 
   // golden::L1Event (cache.h): the L1 action decoded (l1_store_action), what the L1 did and the write buffer's answer (WbPush); for a drain, drain and the entries drained (82 bits).
   typedef struct packed {
@@ -282,6 +307,7 @@ package stu_pkg;
     logic [0:0] merged;
     logic [6:0] drained;
   } l1_event_t;
+  localparam int unsigned L1EventBits = 82;  // $bits(l1_event_t)
 
   // golden::DramWrite (cache.h): bytes of one line written to DRAM (data 0 outside the mask) (1218 bits).
   typedef struct packed {
@@ -290,6 +316,7 @@ package stu_pkg;
     dram_cause_e cause;
     logic [1023:0] data;
   } dram_write_t;
+  localparam int unsigned DramWriteBits = 1218;  // $bits(dram_write_t)
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -9,6 +9,7 @@
 // the checked-in rtl/stu_pkg.svh (Verilator reads the checked-in one at configure time, and
 // lint needs it beside the blocks). `cmake --build build --target update_rtl_pkg` refreshes
 // the checked-in copy.
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -243,6 +244,21 @@ unsigned width_of(const Field& f, const std::vector<Struct>& ss, const std::vect
   std::exit(2);
 }
 
+// snake_case -> CamelCase: the name of a type's width parameter (dest -> DestBits).
+std::string bits_param(const std::string& snake) {
+  std::string out;
+  bool up = true;
+  for (char c : snake) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out + "Bits";
+}
+
 const Struct* find_struct(const std::string& n, const std::vector<Struct>& ss) {
   for (const Struct& s : ss)
     if (s.name == n) return &s;
@@ -308,13 +324,17 @@ std::string svh(const std::vector<Enum>& es, const std::vector<Struct>& ss) {
     o << "  localparam logic [63:0] " << d.name << " = 64'h" << hex << ";\n";
   }
   o << "\n";
+  o << "  // Each type's width is also a localparam <Name>Bits: yosys 0.23 takes no $bits of a "
+       "type.\n\n";
   for (const Enum& e : es) {
     o << "  // " << e.comment << "\n";
     o << "  typedef enum logic [" << e.width - 1 << ":0] {\n";
     for (size_t i = 0; i < e.values.size(); ++i)
       o << "    " << e.values[i] << " = " << e.width << "'d" << i
         << (i + 1 < e.values.size() ? "," : "") << "\n";
-    o << "  } " << e.name << "_e;\n\n";
+    o << "  } " << e.name << "_e;\n";
+    o << "  localparam int unsigned " << bits_param(e.name) << " = " << e.width
+      << ";  // $bits(" << e.name << "_e)\n\n";
   }
   for (const Struct& s : ss) {
     o << "  // " << s.comment << " (" << struct_width(s, ss, es) << " bits).\n";
@@ -325,7 +345,9 @@ std::string svh(const std::vector<Enum>& es, const std::vector<Struct>& ss) {
       else
         o << "    " << f.type << (find_struct(f.type, ss) ? "_t " : "_e ") << f.name << ";\n";
     }
-    o << "  } " << s.name << "_t;\n\n";
+    o << "  } " << s.name << "_t;\n";
+    o << "  localparam int unsigned " << bits_param(s.name) << " = " << struct_width(s, ss, es)
+      << ";  // $bits(" << s.name << "_t)\n\n";
   }
   o << "  /* verilator lint_on UNUSEDPARAM */\n\nendpackage\n\n`endif  // STU_PKG_SVH\n";
   return o.str();
