@@ -13,20 +13,15 @@
 //
 // Purely combinational.
 //
-// The arrays come in as unpacked arrays (the caches' own registers, read where they are). yosys
-// 0.23 reads no unpacked-array port, so the formal proof and synthesis (rtl/formal/) define
-// STU_PACKED_PORTS: the same arrays as packed vectors, read through the same two macros; the
-// rest of the text is the same.
+// The arrays come in as plain vectors, entry i at bits [i*W +: W] (the caches flatten their own
+// registers onto them), read through three macros: yosys 0.23 reads no unpacked-array port, and
+// silently drops the array dimension of a packed array of an enum, struct or typedef element.
 `include "stu_pkg.svh"
 `include "stu_assert.svh"
 
-`ifdef STU_PACKED_PORTS
 `define STU_WS_TAG(i) tags_i[(i)*TagBits +: TagBits]
 `define STU_WS_STAMP(i) stamps_i[(i)*StampBits +: StampBits]
-`else
-`define STU_WS_TAG(i) tags_i[i]
-`define STU_WS_STAMP(i) stamps_i[i]
-`endif
+`define STU_WS_CLS(i) cls_i[(i)*EvictClassBits +: EvictClassBits]
 
 module stu_cache_way_select
   import stu_pkg::*;
@@ -45,15 +40,9 @@ module stu_cache_way_select
   input  logic [WayBits-1:0]   start_i,         // random: where the search starts
   input  logic [TagBits-1:0]   tag_i,           // the line looked up (its line number)
   input  logic [Lines-1:0]     present_i,
-`ifdef STU_PACKED_PORTS
   input  logic [Lines*TagBits-1:0]   tags_i,
-  input  evict_class_e [Lines-1:0]   cls_i,
+  input  logic [Lines*EvictClassBits-1:0] cls_i,
   input  logic [Lines*StampBits-1:0] stamps_i,
-`else
-  input  logic [TagBits-1:0]   tags_i   [Lines],
-  input  evict_class_e         cls_i    [Lines],
-  input  logic [StampBits-1:0] stamps_i [Lines],
-`endif
   output logic [Ways-1:0]      hit_ways_o,      // ways holding the line (at most one)
   output logic                 hit_o,
   output logic [SetBits-1:0]   set_o,
@@ -82,7 +71,7 @@ module stu_cache_way_select
     way_vict   = '0;
     best_key   = '1;
     for (int unsigned w = 0; w < Ways; w++) begin
-      key = present_i[{set_o, WayBits'(w)}] ? {1'b1, cls_i[{set_o, WayBits'(w)}], rank[w]} : '0;
+      key = present_i[{set_o, WayBits'(w)}] ? {1'b1, `STU_WS_CLS({set_o, WayBits'(w)}), rank[w]} : '0;
       if ((WayBits + 1)'(w) < cfg_ways_i) begin
         if (present_i[{set_o, WayBits'(w)}] && `STU_WS_TAG({set_o, WayBits'(w)}) == tag_i) begin
           hit_ways_o[w] = 1'b1;
@@ -123,8 +112,8 @@ module stu_cache_way_select
         if (!present_i[{set_o, WayBits'(w)}]) chk_free = 1'b1;
         else if (`STU_WS_TAG({set_o, WayBits'(w)}) == tag_i) chk_seen = 1'b1;
         if (present_i[{set_o, WayBits'(w)}] &&
-            (cls_i[{set_o, WayBits'(w)}] < cls_i[{set_o, chk_way}] ||
-             (cls_i[{set_o, WayBits'(w)}] == cls_i[{set_o, chk_way}] &&
+            (`STU_WS_CLS({set_o, WayBits'(w)}) < `STU_WS_CLS({set_o, chk_way}) ||
+             (`STU_WS_CLS({set_o, WayBits'(w)}) == `STU_WS_CLS({set_o, chk_way}) &&
               (cfg_random_i ? chk_dist_w < chk_dist_v
                             : `STU_WS_STAMP({set_o, WayBits'(w)}) <
                               `STU_WS_STAMP({set_o, chk_way}))))) chk_first = 1'b0;
@@ -154,3 +143,4 @@ endmodule
 
 `undef STU_WS_TAG
 `undef STU_WS_STAMP
+`undef STU_WS_CLS

@@ -32,7 +32,7 @@ module stu_coalescer
   input  logic                        in_valid_i,
   output logic                        in_ready_o,
   input  logic         [NumLanes-1:0] lane_valid_i,  // lanes that store (active, no fault)
-  input  lane_access_t [NumLanes-1:0] acc_i,
+  input  logic [NumLanes*LaneAccessBits-1:0] acc_i,  // lane_access_t of lane l at [l*W +: W]
   input  logic [2:0]                  group_log2_i,  // lanes moved together: 1 .. 32
   // Line requests out.
   output logic                        out_valid_o,
@@ -44,7 +44,7 @@ module stu_coalescer
   localparam int unsigned KeyBits = DestBits + 64 - $clog2(LineBytes);
 
   // Lanes of the warp being coalesced, and G - 1 of its same-location rule.
-  lane_access_t [NumLanes-1:0] acc_q;
+  logic [NumLanes*LaneAccessBits-1:0] acc_q;
   logic         [4:0]          flip_q;
 
   // Output register (its valid and last bits are the ordering's).
@@ -65,15 +65,15 @@ module stu_coalescer
   // The incoming warp's lanes that write a byte, and their keys.
   logic [NumLanes-1:0]         in_pending;
   logic [NumLanes*KeyBits-1:0] in_keys;
-  // (Lane accesses are copied whole before their fields are read: yosys 0.23 misreads a part
-  // select of an array element's field, and takes no field of an element at a variable index.)
+  // (The lanes' accesses are a plain vector, and each is copied whole before its fields are read:
+  // yosys 0.23 silently drops the array dimension of a packed array of structs.)
   /* verilator lint_off UNUSEDSIGNAL */
   lane_access_t in_acc;
   /* verilator lint_on UNUSEDSIGNAL */
   always_comb begin
     in_acc = '0;
     for (int unsigned l = 0; l < NumLanes; l++) begin
-      in_acc                        = acc_i[l];
+      in_acc                        = acc_i[l*LaneAccessBits +: LaneAccessBits];
       in_pending[l]                 = lane_valid_i[l] && |in_acc.byte_mask;
       in_keys[l*KeyBits +: KeyBits] = key_of(in_acc.dest, in_acc.offset[63:$clog2(LineBytes)]);
     end
@@ -127,7 +127,7 @@ module stu_coalescer
     macc            = '0;
     mmask           = '0;
     mdata           = '0;
-    facc            = acc_q[first];
+    facc            = acc_q[first*LaneAccessBits +: LaneAccessBits];
     line.dest       = facc.dest;
     line.line       = {facc.offset[63:$clog2(LineBytes)], 7'd0};
     line.lane_mask  = match;
@@ -137,15 +137,20 @@ module stu_coalescer
       for (int unsigned r = 0; r < NumLanes; r++) begin
         mlane = 5'(r) ^ flip_q;
         if (match[mlane]) begin
-          macc      = acc_q[mlane];
+          macc      = acc_q[mlane*LaneAccessBits +: LaneAccessBits];
           sec       = macc.offset[6:5];
           in_sec    = macc.offset[4:0];
           lane_mask = macc.byte_mask << in_sec;
           lane_data = macc.data << {in_sec, 3'b000};
-          for (int unsigned b = 0; b < SectorBytes; b++) begin
-            if (lane_mask[b]) begin
-              mmask[{sec, 5'(b)}]           = 1'b1;
-              mdata[{sec, 5'(b), 3'b000} +: 8] = lane_data[b*8 +: 8];
+          // (Constant indices: a write at a variable index is a shifter per byte in hardware.)
+          for (int unsigned s = 0; s < NumSectors; s++) begin
+            if (sec == 2'(s)) begin
+              for (int unsigned b = 0; b < SectorBytes; b++) begin
+                if (lane_mask[b]) begin
+                  mmask[s*SectorBytes+b]          = 1'b1;
+                  mdata[(s*SectorBytes+b)*8 +: 8] = lane_data[b*8 +: 8];
+                end
+              end
             end
           end
         end
@@ -180,9 +185,13 @@ module stu_coalescer
   // size (a power of two up to 32), so within one sector. Combinational, as the lanes settle.
   `ASSUME_I(GroupLegal_A, !(in_valid_i && rst_ni) || group_log2_i <= 3'd5)
   for (genvar l = 0; l < NumLanes; l++) begin : gen_lane_asserts
+    /* verilator lint_off UNUSEDSIGNAL */
+    lane_access_t a;  // lane l's access (its size and offset are checked)
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign a = acc_i[l*LaneAccessBits +: LaneAccessBits];
     `ASSUME_I(LaneAligned_A, !(in_valid_i && rst_ni && lane_valid_i[l]) ||
-                             ($onehot(acc_i[l].size) && acc_i[l].size <= 6'(MaxAccessBytes) &&
-                              (acc_i[l].offset[5:0] & (acc_i[l].size - 6'd1)) == '0))
+                             ($onehot(a.size) && a.size <= 6'(MaxAccessBytes) &&
+                              (a.offset[5:0] & (a.size - 6'd1)) == '0))
   end
 
   // mutate: off

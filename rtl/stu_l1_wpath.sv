@@ -93,12 +93,12 @@ module stu_l1_wpath
   typedef logic [LineBytes-1:0]   mask_t;
   typedef logic [LineBytes*8-1:0] data_t;
   // The L2 action an entry carries: {cls, keep_cls, through}.
-  typedef logic [$bits(evict_class_e)+1:0] l2_act_t;
+  typedef logic [EvictClassBits+1:0] l2_act_t;
 
-  function automatic data_t expand(mask_t m);
+  function automatic logic [LineBytes*8-1:0] expand(mask_t m);  // (yosys 0.23: no typedef result)
     data_t d;
     for (int unsigned b = 0; b < LineBytes; b++) d[b*8 +: 8] = {8{m[b]}};
-    return d;
+    expand = d;
   endfunction
 
   ////////////
@@ -149,6 +149,17 @@ module stu_l1_wpath
   evict_class_e           cls_q   [Lines];
   logic [StampBits-1:0]   stamp_q [Lines];
   logic [StampBits-1:0]   counter_q, counter_d;
+  // The arrays as the way selection takes them: plain vectors, entry i at [i*W +: W].
+  logic [Lines*LineNumBits-1:0] tags_flat;
+  logic [Lines*EvictClassBits-1:0] cls_flat;
+  logic [Lines*StampBits-1:0]   stamps_flat;
+  always_comb begin
+    for (int unsigned i = 0; i < Lines; i++) begin
+      tags_flat[i*LineNumBits +: LineNumBits]       = tag_q[i];
+      cls_flat[i*EvictClassBits +: EvictClassBits]  = cls_q[i];
+      stamps_flat[i*StampBits +: StampBits]         = stamp_q[i];
+    end
+  end
 
   logic [SetBits-1:0]     set;
   logic [LineNumBits-1:0] line_num;
@@ -170,9 +181,9 @@ module stu_l1_wpath
     .start_i     ('0),
     .tag_i     (line_num),
     .present_i (present_q),
-    .tags_i    (tag_q),
-    .cls_i     (cls_q),
-    .stamps_i  (stamp_q),
+    .tags_i    (tags_flat),
+    .cls_i     (cls_flat),
+    .stamps_i  (stamps_flat),
     .hit_ways_o(hit_way),
     .hit_o     (hit),
     .set_o     (set),
@@ -382,9 +393,9 @@ module stu_l1_wpath
     .start_i     ('0),
     .tag_i     (dbg_line_i[63:$clog2(LineBytes)]),
     .present_i (present_q),
-    .tags_i    (tag_q),
-    .cls_i     (cls_q),
-    .stamps_i  (stamp_q),
+    .tags_i    (tags_flat),
+    .cls_i     (cls_flat),
+    .stamps_i  (stamps_flat),
     .hit_ways_o(unused_dbg_ways),
     .hit_o     (dbg_hit_o),
     .set_o     (dbg_set),

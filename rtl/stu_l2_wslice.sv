@@ -92,10 +92,10 @@ module stu_l2_wslice
   typedef logic [LineBytes*8-1:0] data_t;
 
   // Bytes to bits.
-  function automatic data_t expand(mask_t m);
+  function automatic logic [LineBytes*8-1:0] expand(mask_t m);  // (yosys 0.23: no typedef result)
     data_t d;
     for (int unsigned b = 0; b < LineBytes; b++) d[b*8 +: 8] = {8{m[b]}};
-    return d;
+    expand = d;
   endfunction
 
   ////////////
@@ -109,6 +109,17 @@ module stu_l2_wslice
   mask_t                        valid_q [Lines];
   mask_t                        dirty_q [Lines];
   logic       [StampBits-1:0]   counter_q, counter_d;
+  // The arrays as the way selection takes them: plain vectors, entry i at [i*W +: W].
+  logic [Lines*LineNumBits-1:0] tags_flat;
+  logic [Lines*EvictClassBits-1:0] cls_flat;
+  logic [Lines*StampBits-1:0]   stamps_flat;
+  always_comb begin
+    for (int unsigned i = 0; i < Lines; i++) begin
+      tags_flat[i*LineNumBits +: LineNumBits]       = tag_q[i];
+      cls_flat[i*EvictClassBits +: EvictClassBits]  = cls_q[i];
+      stamps_flat[i*StampBits +: StampBits]         = stamp_q[i];
+    end
+  end
   // Random replacement: the xorshift32 generator (golden::SectoredCache::kRandomSeed, and its
   // next value); the search starts at its low bits.
   localparam logic [31:0]       RandomSeed = 32'h2545F491;
@@ -187,9 +198,9 @@ module stu_l2_wslice
     .start_i   (rand_next[WayBits-1:0]),
     .tag_i     (line_num),
     .present_i (present_q),
-    .tags_i    (tag_q),
-    .cls_i     (cls_q),
-    .stamps_i  (stamp_q),
+    .tags_i    (tags_flat),
+    .cls_i     (cls_flat),
+    .stamps_i  (stamps_flat),
     .hit_ways_o(hit_way),
     .hit_o     (hit),
     .set_o     (set),
@@ -404,9 +415,9 @@ module stu_l2_wslice
     .start_i   (rand_next[WayBits-1:0]),  // a miss's way is not reported
     .tag_i     (dbg_line_i[63:$clog2(LineBytes)]),
     .present_i (present_q),
-    .tags_i    (tag_q),
-    .cls_i     (cls_q),
-    .stamps_i  (stamp_q),
+    .tags_i    (tags_flat),
+    .cls_i     (cls_flat),
+    .stamps_i  (stamps_flat),
     .hit_ways_o(unused_dbg_ways),
     .hit_o     (dbg_hit_o),
     .set_o     (dbg_set),

@@ -21,7 +21,11 @@ Long cases) and records the mutant as
                     [--build-dir DIR] [--report FILE.tsv] [--markdown FILE.md]
   scripts/mutate.py --files F --mutants F:LINE:COL,...   only those mutants (a survivor, again)
   scripts/mutate.py --merge FILE.tsv... [--markdown FILE.md]  one table from reports (runs of
-                    other files, or a farm's tasks); a later report's row for a mutant wins
+                    other files, or a farm's tasks); a later report's row for a mutant wins;
+                    it lists the mutants of the files in the table that no report has run
+  scripts/mutate.py --renumber REV FILE.tsv...  after an edit that moved lines: rows (and the
+                    equivalents file's lines) whose source line is unchanged since git revision
+                    REV take its new number; rows of changed lines keep theirs and go stale
 
 A survivor listed in the equivalents file (--equivalent, default
 tests/regress/mutation-equivalent.txt: `FILE:LINE:COL OP REASON` a line) is counted as
@@ -367,6 +371,8 @@ def main():
     ap.add_argument("--markdown", default=None, help="the per-file table as Markdown")
     ap.add_argument("--merge", nargs="+", default=None, metavar="TSV",
                     help="make the table from these reports (no build)")
+    ap.add_argument("--renumber", default=None, metavar="REV",
+                    help="renumber the --merge reports' rows from the files at git revision REV")
     ap.add_argument("--equivalent", default=os.path.join(ROOT, "tests/regress/mutation-equivalent.txt"),
                     help="the survivors known to be equivalent mutants, with the reason")
     a = ap.parse_args()
@@ -376,6 +382,12 @@ def main():
     except ValueError as e:
         print("mutate.py: error: %s" % e, file=sys.stderr)
         return 2
+    if a.renumber:
+        if not a.merge:
+            print("mutate.py: error: --renumber takes the reports as --merge FILE.tsv...",
+                  file=sys.stderr)
+            return 2
+        return renumber(a.renumber, a.merge, a.equivalent)
     if a.merge:
         rows = {}
         for path in a.merge:
@@ -400,7 +412,17 @@ def main():
         if stale:
             print("mutate.py: %d rows left out: mutants the tool no longer makes (their line "
                   "changed, or an assertion's)" % stale)
-        return finish(kept, equivalent, a.markdown, None, None)
+        have = {(os.path.basename(m["file"]), m["line"], m["col"], m["op"]) for m in kept}
+        not_run = [m for f in sorted({os.path.basename(m["file"]) for m in kept})
+                   if current.get(f) is not None for m in mutants_of(os.path.join(RTL, f))
+                   if (f, m["line"], m["col"], m["op"]) not in have]
+        if not_run:
+            print("mutate.py: %d mutants of these files are in no report (run them with "
+                  "--mutants):" % len(not_run))
+            print(",".join("%s:%d:%d" % (os.path.basename(m["file"]), m["line"], m["col"])
+                           for m in not_run))
+        status = finish(kept, equivalent, a.markdown, None, None)
+        return status if status or not not_run else 1
 
     if a.rtl_dir:
         if not a.list:
@@ -534,6 +556,65 @@ def read_equivalent(path):
                 raise ValueError("%s:%d: expected 'FILE.sv:LINE:COL OP REASON'" % (path, n))
             out[(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))] = m.group(5)
     return out
+
+
+def line_map(rev, f):
+    """{old line: new line} for the lines of rtl/f unchanged since git revision rev."""
+    import difflib
+    old = subprocess.run(["git", "-C", ROOT, "show", "%s:rtl/%s" % (rev, f)], capture_output=True,
+                         text=True)
+    if old.returncode != 0:
+        return None
+    with open(os.path.join(RTL, f)) as fh:
+        new = fh.read().split("\n")
+    out = {}
+    sm = difflib.SequenceMatcher(None, old.stdout.split("\n"), new, autojunk=False)
+    for tag, i1, i2, j1, _ in sm.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                out[i1 + k + 1] = j1 + k + 1
+    return out
+
+
+def renumber(rev, reports, equivalent_path):
+    """Rewrites the reports' and the equivalents file's line numbers for unchanged lines."""
+    maps = {}
+
+    def new_line(f, n):
+        if f not in maps:
+            maps[f] = line_map(rev, f)
+        m = maps[f]
+        return None if m is None else m.get(n)
+
+    moved = stale = 0
+    for path in reports + [equivalent_path]:
+        with open(path) as fh:
+            lines = fh.read().split("\n")
+        out = []
+        for raw in lines:
+            if path == equivalent_path:
+                m = re.match(r"^(\S+\.sv):(\d+):(.*)$", raw)
+                f, n, rest = (m.group(1), int(m.group(2)), ":" + m.group(3)) if m else (None,) * 3
+            else:
+                cells = raw.split("\t")
+                ok = len(cells) == 8 and cells[1].isdigit()
+                f, n, rest = (os.path.basename(cells[0]), int(cells[1]), None) if ok else (None,) * 3
+            if f is None:
+                out.append(raw)
+                continue
+            k = new_line(f, n)
+            if k is None:
+                stale += 1
+            elif k != n:
+                moved += 1
+                raw = ("%s:%d%s" % (f, k, rest) if path == equivalent_path
+                       else "\t".join([cells[0], str(k)] + cells[2:]))
+            out.append(raw)
+        with open(path, "w") as fh:
+            fh.write("\n".join(out))
+    print("mutate.py: %d rows renumbered; %d rows on lines changed since %s (stale: rerun those "
+          "mutants)" % (moved, stale, rev))
+    return 0
 
 
 def read_report(path):

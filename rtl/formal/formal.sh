@@ -16,9 +16,9 @@ command -v yosys >/dev/null 2>&1 || { echo "formal: yosys not found: skipped"; e
 ALL=(store_align mbarrier addr_resolve cache_way_select policy_decode sector_mask coalescer_order)
 # Purely combinational blocks: one SAT proof over every input (no reset, no induction), at the
 # parameters given (the properties are stated for any geometry; the proof is of this one), with
-# the defines the block needs to be read (COMB_DEFS).
+# the defines the block needs to be read (COMB_DEFS; none today).
 declare -A COMB=([cache_way_select]="-set Sets 4 -set Ways 4 -set StampBits 4" [policy_decode]="" [sector_mask]="")
-declare -A COMB_DEFS=([cache_way_select]="STU_PACKED_PORTS")
+declare -A COMB_DEFS=()
 # Parameters of a sequential block's proof other than its defaults (again, the properties are
 # stated for any; the proof is of this geometry): the coalescer's ordering with all 32 lanes and
 # 8-bit keys (equal keys, all-ones keys and every order of them are in reach; the comparators
@@ -43,9 +43,16 @@ prove_comb() {
   timeout "$TIMEOUT" nice -n 10 yosys -q -l "$log" -p "
     read_verilog -sv -formal $defs -I$work/src $work/src/$top.sv
     ${COMB[$block]:+chparam ${COMB[$block]} $top}
+    hierarchy -top $top ; tee -q -o $work/$block.ports portlist $top
     prep -top $top
     sat -prove-asserts -set-assumes -verify -show-inputs -show-outputs" >/dev/null 2>&1 || rc=$?
   local secs=$((SECONDS - t0))
+  # shellcheck disable=SC2046
+  if ! yosys_warnings "$log" ||
+      ! ports_match "$work/src" "$block" "$work/$block.ports" $(set_pairs "${COMB[$block]:-}"); then
+    echo "$block: ERROR: yosys misread it (above): the proof would not be of the design"
+    return 2
+  fi
   if ((rc == 0)) && grep -q 'SAT proof finished - no model found: SUCCESS' "$log"; then
     echo "$block: PROVED for every input (combinational; ${COMB[$block]:-no parameters}; ${secs} s)"
     return 0
@@ -77,12 +84,19 @@ prove() {
   timeout "$TIMEOUT" nice -n 10 yosys -q -l "$log" -p "
     read_verilog -sv -formal $defs -I$work/src $top_file
     ${SEQ_PARAMS[$block]:+chparam ${SEQ_PARAMS[$block]} $top}
+    hierarchy -top $top ; tee -q -o $work/$block.ports portlist $top
     prep -top $top ; delete -output o:* ; $drop opt_clean
     async2sync ; dffunmap
     sat -tempinduct -tempinduct-def -prove-asserts -set-assumes -set-def-inputs -set-init-undef -seq 1 -set-at 1 rst_ni 0 -maxsteps $MAXSTEPS -verify -show-inputs -show-outputs" \
     >/dev/null 2>&1 || rc=$?
   local secs=$((SECONDS - t0)) depth
   depth=$(grep -c '^\*\* Trying induction with length' "$log" || true)
+  # shellcheck disable=SC2046
+  if ! yosys_warnings "$log" ||
+      ! ports_match "$work/src" "$block" "$work/$block.ports" $(set_pairs "${SEQ_PARAMS[$block]:-}"); then
+    echo "$block: ERROR: yosys misread it (above): the proof would not be of the design"
+    return 2
+  fi
   if ((rc == 0)) && grep -q 'Induction step proven: SUCCESS' "$log"; then
     echo "$block: PROVED by induction at depth $depth (${secs} s)"
     return 0
