@@ -23,6 +23,8 @@ Long cases) and records the mutant as
   scripts/mutate.py --merge FILE.tsv... [--markdown FILE.md]  one table from reports (runs of
                     other files, or a farm's tasks); a later report's row for a mutant wins;
                     it lists the mutants of the files in the table that no report has run
+  scripts/mutate.py --files F --replace F=NETLIST.v   one "mutant": the whole file replaced (a
+                    synthesised netlist of it, rtl/formal/gate.sh): "survived" = it passes
   scripts/mutate.py --renumber REV FILE.tsv...  after an edit that moved lines: rows (and the
                     equivalents file's lines) whose source line is unchanged since git revision
                     REV take its new number; rows of changed lines keep theirs and go stale
@@ -371,6 +373,8 @@ def main():
     ap.add_argument("--markdown", default=None, help="the per-file table as Markdown")
     ap.add_argument("--merge", nargs="+", default=None, metavar="TSV",
                     help="make the table from these reports (no build)")
+    ap.add_argument("--replace", default=None, metavar="FILE=PATH",
+                    help="run the regression with FILE replaced by PATH's text (a netlist)")
     ap.add_argument("--renumber", default=None, metavar="REV",
                     help="renumber the --merge reports' rows from the files at git revision REV")
     ap.add_argument("--equivalent", default=os.path.join(ROOT, "tests/regress/mutation-equivalent.txt"),
@@ -389,26 +393,27 @@ def main():
             return 2
         return renumber(a.renumber, a.merge, a.equivalent)
     if a.merge:
-        rows = {}
+        # A row counts when the tool still makes its mutant (same line, column, operator and
+        # text); among those, a later report's row for a mutant replaces an earlier one.
+        rows, stale, current = {}, 0, {}
         for path in a.merge:
             try:
-                for m in read_report(path):
-                    rows[(m["file"], m["line"], m["col"], m["op"])] = m
+                report = read_report(path)
             except (OSError, ValueError) as e:
                 print("mutate.py: error: %s" % e, file=sys.stderr)
                 return 2
-        kept, stale = [], 0
-        current = {}
-        for m in rows.values():
-            f = os.path.basename(m["file"])
-            if f not in current:  # the file's mutants as the tool makes them now (if it exists)
-                path = os.path.join(RTL, f)
-                current[f] = ({(x["line"], x["col"], x["op"], x["mutant"]) for x in mutants_of(path)}
-                              if os.path.exists(path) else None)
-            if current[f] is None or (m["line"], m["col"], m["op"], m["mutant"]) in current[f]:
-                kept.append(m)
-            else:
-                stale += 1
+            for m in report:
+                f = os.path.basename(m["file"])
+                if f not in current:  # the file's mutants as the tool makes them now (if any)
+                    rtl_path = os.path.join(RTL, f)
+                    current[f] = ({(x["line"], x["col"], x["op"], x["mutant"])
+                                   for x in mutants_of(rtl_path)}
+                                  if os.path.exists(rtl_path) else None)
+                if current[f] is None or (m["line"], m["col"], m["op"], m["mutant"]) in current[f]:
+                    rows[(f, m["line"], m["col"], m["op"])] = m
+                else:
+                    stale += 1
+        kept = list(rows.values())
         if stale:
             print("mutate.py: %d rows left out: mutants the tool no longer makes (their line "
                   "changed, or an assertion's)" % stale)
@@ -463,6 +468,18 @@ def main():
                 print("mutate.py: error: no mutant at %s" % ", ".join(":".join(p) for p in missing),
                       file=sys.stderr)
                 return 2
+        if a.replace:
+            name, _, path = a.replace.partition("=")
+            if os.path.basename(name) != f:
+                continue
+            try:
+                with open(path) as fh:
+                    whole = fh.read()
+            except OSError as e:
+                print("mutate.py: error: %s" % e, file=sys.stderr)
+                return 2
+            muts = [{"file": os.path.relpath(os.path.join(RTL, f), ROOT), "line": 0, "col": 0,
+                     "op": "replace", "orig": f, "mutant": path, "whole": whole}]
         if a.sample and len(muts) > a.sample:
             muts = sorted(random.Random("%d:%s" % (seed, f)).sample(muts, a.sample),
                           key=lambda m: (m["line"], m["col"]))
@@ -520,7 +537,10 @@ def main():
         for m in muts:
             t0 = time.time()
             lines = pristine.split("\n")
-            lines[m["line"] - 1] = m["text"]
+            if "whole" in m:
+                lines = [m["whole"]]
+            else:
+                lines[m["line"] - 1] = m["text"]
             with open(target, "w") as fh:
                 fh.write("\n".join(lines))
             if run(["cmake", "--build", build, "--target"] + tgts, 3600, log) != 0:
@@ -560,15 +580,19 @@ def read_equivalent(path):
 
 def line_map(rev, f):
     """{old line: new line} for the lines of rtl/f unchanged since git revision rev."""
-    import difflib
     old = subprocess.run(["git", "-C", ROOT, "show", "%s:rtl/%s" % (rev, f)], capture_output=True,
                          text=True)
     if old.returncode != 0:
         return None
     with open(os.path.join(RTL, f)) as fh:
-        new = fh.read().split("\n")
+        return line_map_texts(old.stdout, fh.read())
+
+
+def line_map_texts(old, new):
+    """{old line: new line} for the lines a diff of the two texts keeps unchanged."""
+    import difflib
     out = {}
-    sm = difflib.SequenceMatcher(None, old.stdout.split("\n"), new, autojunk=False)
+    sm = difflib.SequenceMatcher(None, old.split("\n"), new.split("\n"), autojunk=False)
     for tag, i1, i2, j1, _ in sm.get_opcodes():
         if tag == "equal":
             for k in range(i2 - i1):

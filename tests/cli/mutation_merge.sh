@@ -3,8 +3,8 @@
 # wins) with a survivor explained as equivalent, against a hand-checked table
 # (tests/data/mutation/merge.expected: a.sv 1 killed, 1 invalid, 1 equivalent; b.sv 9:2
 # killed by the second report, 12:4 survived; 2 of the 3 others killed); exit 1 for the
-# unexplained survivor; bad input is an error with its line and exit 2; the recorded runs have
-# no unexplained survivor.
+# unexplained survivor; bad input is an error with its line and exit 2; --renumber's line map;
+# the recorded runs have no unexplained survivor and no unrun mutant.
 #   tests/cli/mutation_merge.sh PYTHON
 set -u
 py=${1:?usage: mutation_merge.sh PYTHON}
@@ -49,11 +49,19 @@ if [[ $("$py" "$root/scripts/mutate.py" --list --files stu_coalescer.sv --mutant
   echo "FAIL: --mutants $one does not list that mutant alone"
   status=1
 fi
+# --renumber's line map: a line inserted after line 1 and line 3 changed; lines 1, 2 and 4 keep
+# their text and move to 1, 3 and 4 (line 3 has no new number: its rows go stale).
+got=$(cd "$root/scripts" && "$py" -c "import mutate; print(sorted(mutate.line_map_texts('a\nb\nc\nd', 'a\nx\nb\nC\nd').items()))")
+if [[ $got != "[(1, 1), (2, 3), (4, 5)]" ]]; then
+  echo "FAIL: --renumber's line map: $got"
+  status=1
+fi
 # The recorded runs (tests/data/mutation/runs/) with the checked-in equivalents: every survivor
-# is explained (exit 0), so a stale or removed explanation fails here.
+# is explained and every mutant of the files in them has a row (exit 0), so a stale or removed
+# explanation, or an RTL edit whose mutants were not run, fails here.
 if ! "$py" "$root/scripts/mutate.py" --merge "$data"/runs/*.tsv >"$tmp/runs" 2>&1; then
-  echo "FAIL: the recorded mutation runs have unexplained survivors:"
-  grep '^survived' "$tmp/runs"
+  echo "FAIL: the recorded mutation runs have unexplained survivors or unrun mutants:"
+  grep '^survived\|in no report' "$tmp/runs"
   status=1
 fi
 exit $status

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Gate-level cosimulation: a block's yosys netlist must pass the block's own regression.
+#
+# yosys 0.23 synthesises each block below (`synth`, flattened, generic cells) and writes the
+# netlist as Verilog; scripts/mutate.py then builds the block's model from the netlist in place
+# of the RTL (a "mutant" that replaces the whole file, in build-mutation/) and runs the block's
+# regression: its cosimulation seeds (tests/regress/mutation.txt) against the golden model and
+# its directed tests. A netlist that passes shows yosys read and synthesised the block as
+# Verilator reads it, which the port-width check (synth.sh) only shows for the ports.
+#
+#   rtl/formal/gate.sh [BLOCK...]   (default: the blocks below; exit 1 when a netlist fails)
+#
+# Only blocks the regression runs at their default parameters qualify (a netlist has no
+# parameters: a block whose models or parents set other parameters cannot take it). Exit 77
+# without yosys. The first run configures and builds build-mutation/ (about 20 minutes).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v yosys >/dev/null 2>&1 || { echo "gate: yosys not found: skipped"; exit 77; }
+. rtl/formal/yosys_src.sh
+
+ALL=(store_align addr_resolve mbarrier sector_mask)
+blocks=("$@")
+((${#blocks[@]})) || blocks=("${ALL[@]}")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+yosys_src "$work/src"
+status=0
+for b in "${blocks[@]}"; do
+  net=$work/stu_$b.netlist.sv
+  if ! yosys -q -l "$work/$b.log" -p "read_verilog -sv -DSYNTHESIS -I$work/src $work/src/stu_$b.sv; hierarchy -top stu_$b; synth -flatten -top stu_$b; write_verilog -noattr $work/$b.v" >/dev/null 2>&1; then
+    echo "$b: yosys failed"
+    grep -m3 ERROR "$work/$b.log" || true
+    status=1
+    continue
+  fi
+  # The netlist's own unused and undriven bits are not the design's lint findings.
+  {
+    echo "/* verilator lint_off UNUSEDSIGNAL */"
+    echo "/* verilator lint_off UNDRIVEN */"
+    echo "/* verilator lint_off DECLFILENAME */"
+    cat "$work/$b.v"
+  } >"$net"
+  cells=$(grep -c '^  assign\|^  always' "$work/$b.v" || true)
+  report=$work/$b.tsv
+  # (mutate.py exits 1 when its "mutant" survives: here, when the netlist passes.)
+  python3 scripts/mutate.py --files "stu_$b.sv" --replace "stu_$b.sv=$net" --report "$report" \
+    >"$work/$b.mutate.log" 2>&1 || true
+  if grep -q $'\tsurvived\t' "$report" 2>/dev/null; then
+    echo "$b: the netlist ($cells assignments) passes the block's regression"
+  else
+    echo "$b: the netlist FAILS the block's regression (or does not build):"
+    grep -v '^#' "$report" 2>/dev/null | tail -1 || true
+    tail -5 "$work/$b.mutate.log"
+    status=1
+  fi
+done
+exit $status
