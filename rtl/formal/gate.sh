@@ -9,6 +9,7 @@
 # Verilator reads it, which the port-width check (synth.sh) only shows for the ports.
 #
 #   rtl/formal/gate.sh [BLOCK...]   (default: the blocks below; exit 1 when a netlist fails)
+#   rtl/formal/gate.sh --broken     a wrong store_align's netlist must fail (exit 0 when it does)
 #
 # Only blocks the regression runs at their default parameters qualify (a netlist has no
 # parameters: a block whose models or parents set other parameters cannot take it). Exit 77
@@ -19,12 +20,26 @@ command -v yosys >/dev/null 2>&1 || { echo "gate: yosys not found: skipped"; exi
 . rtl/formal/yosys_src.sh
 
 ALL=(store_align addr_resolve mbarrier sector_mask)
+# --broken: the netlist of a wrong store_align (its forced-down flag inverted: a mutant the
+# regression kills) must fail; exit 0 when it does.
+broken=0
+if [[ ${1:-} == --broken ]]; then
+  broken=1
+  shift
+  set -- store_align
+fi
 blocks=("$@")
 ((${#blocks[@]})) || blocks=("${ALL[@]}")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 yosys_src "$work/src"
+if ((broken)); then
+  sed -i 's/forced_d = misaligned \&\& mode_i == MisalignForceAlign;/forced_d = misaligned \&\& mode_i != MisalignForceAlign;/' \
+    "$work/src/stu_store_align.sv"
+  grep -q 'forced_d = misaligned && mode_i != MisalignForceAlign;' "$work/src/stu_store_align.sv" ||
+    { echo "gate --broken: the line to break is not in stu_store_align.sv"; exit 1; }
+fi
 status=0
 for b in "${blocks[@]}"; do
   net=$work/stu_$b.netlist.sv
@@ -39,6 +54,7 @@ for b in "${blocks[@]}"; do
     echo "/* verilator lint_off UNUSEDSIGNAL */"
     echo "/* verilator lint_off UNDRIVEN */"
     echo "/* verilator lint_off DECLFILENAME */"
+    echo "/* verilator lint_off UNOPTFLAT */"
     cat "$work/$b.v"
   } >"$net"
   cells=$(grep -c '^  assign\|^  always' "$work/$b.v" || true)
@@ -55,4 +71,9 @@ for b in "${blocks[@]}"; do
     status=1
   fi
 done
+if ((broken)); then
+  ((status)) && { echo "gate --broken: the wrong netlist fails, as it should"; exit 0; }
+  echo "gate --broken: the wrong netlist passed: the check does not check"
+  exit 1
+fi
 exit $status
