@@ -333,8 +333,8 @@ std::string svh(const std::vector<Enum>& es, const std::vector<Struct>& ss) {
       o << "    " << e.values[i] << " = " << e.width << "'d" << i
         << (i + 1 < e.values.size() ? "," : "") << "\n";
     o << "  } " << e.name << "_e;\n";
-    o << "  localparam int unsigned " << bits_param(e.name) << " = " << e.width
-      << ";  // $bits(" << e.name << "_e)\n\n";
+    o << "  localparam int unsigned " << bits_param(e.name) << " = " << e.width << ";  // $bits("
+      << e.name << "_e)\n\n";
   }
   for (const Struct& s : ss) {
     o << "  // " << s.comment << " (" << struct_width(s, ss, es) << " bits).\n";
