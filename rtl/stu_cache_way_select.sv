@@ -13,15 +13,24 @@
 //
 // Purely combinational.
 //
-// The arrays come in as plain vectors, entry i at bits [i*W +: W] (the caches flatten their own
-// registers onto them), read through three macros: yosys 0.23 reads no unpacked-array port, and
-// silently drops the array dimension of a packed array of an enum, struct or typedef element.
+// The arrays come in as unpacked arrays (the caches' own registers, read where they are: part
+// selects of vectors thousands of bits wide cost the caches' cosimulation a quarter to a third
+// of its speed). yosys 0.23 reads no unpacked-array port, and silently drops the array dimension
+// of a packed array of an enum, so synthesis and the formal proof (rtl/formal/) define
+// STU_PACKED_PORTS: the same arrays as plain vectors, entry i at [i*W +: W], read through the
+// same three macros; the rest of the text is the same.
 `include "stu_pkg.svh"
 `include "stu_assert.svh"
 
+`ifdef STU_PACKED_PORTS
 `define STU_WS_TAG(i) tags_i[(i)*TagBits +: TagBits]
 `define STU_WS_STAMP(i) stamps_i[(i)*StampBits +: StampBits]
 `define STU_WS_CLS(i) cls_i[(i)*EvictClassBits +: EvictClassBits]
+`else
+`define STU_WS_TAG(i) tags_i[i]
+`define STU_WS_STAMP(i) stamps_i[i]
+`define STU_WS_CLS(i) cls_i[i]
+`endif
 
 module stu_cache_way_select
   import stu_pkg::*;
@@ -40,9 +49,15 @@ module stu_cache_way_select
   input  logic [WayBits-1:0]   start_i,         // random: where the search starts
   input  logic [TagBits-1:0]   tag_i,           // the line looked up (its line number)
   input  logic [Lines-1:0]     present_i,
+`ifdef STU_PACKED_PORTS
   input  logic [Lines*TagBits-1:0]   tags_i,
   input  logic [Lines*EvictClassBits-1:0] cls_i,
   input  logic [Lines*StampBits-1:0] stamps_i,
+`else
+  input  logic [TagBits-1:0]   tags_i   [Lines],
+  input  evict_class_e         cls_i    [Lines],
+  input  logic [StampBits-1:0] stamps_i [Lines],
+`endif
   output logic [Ways-1:0]      hit_ways_o,      // ways holding the line (at most one)
   output logic                 hit_o,
   output logic [SetBits-1:0]   set_o,

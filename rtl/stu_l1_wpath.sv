@@ -149,7 +149,9 @@ module stu_l1_wpath
   evict_class_e           cls_q   [Lines];
   logic [StampBits-1:0]   stamp_q [Lines];
   logic [StampBits-1:0]   counter_q, counter_d;
-  // The arrays as the way selection takes them: plain vectors, entry i at [i*W +: W].
+  // The arrays as the way selection takes them: the arrays themselves, or for yosys
+  // (STU_PACKED_PORTS, see stu_cache_way_select) plain vectors, entry i at [i*W +: W].
+`ifdef STU_PACKED_PORTS
   logic [Lines*LineNumBits-1:0] tags_flat;
   logic [Lines*EvictClassBits-1:0] cls_flat;
   logic [Lines*StampBits-1:0]   stamps_flat;
@@ -160,6 +162,14 @@ module stu_l1_wpath
       stamps_flat[i*StampBits +: StampBits]         = stamp_q[i];
     end
   end
+`define STU_L1_TAGS tags_flat
+`define STU_L1_CLS cls_flat
+`define STU_L1_STAMPS stamps_flat
+`else
+`define STU_L1_TAGS tag_q
+`define STU_L1_CLS cls_q
+`define STU_L1_STAMPS stamp_q
+`endif
 
   logic [SetBits-1:0]     set;
   logic [LineNumBits-1:0] line_num;
@@ -181,9 +191,9 @@ module stu_l1_wpath
     .start_i     ('0),
     .tag_i     (line_num),
     .present_i (present_q),
-    .tags_i    (tags_flat),
-    .cls_i     (cls_flat),
-    .stamps_i  (stamps_flat),
+    .tags_i    (`STU_L1_TAGS),
+    .cls_i     (`STU_L1_CLS),
+    .stamps_i  (`STU_L1_STAMPS),
     .hit_ways_o(hit_way),
     .hit_o     (hit),
     .set_o     (set),
@@ -393,9 +403,9 @@ module stu_l1_wpath
     .start_i     ('0),
     .tag_i     (dbg_line_i[63:$clog2(LineBytes)]),
     .present_i (present_q),
-    .tags_i    (tags_flat),
-    .cls_i     (cls_flat),
-    .stamps_i  (stamps_flat),
+    .tags_i    (`STU_L1_TAGS),
+    .cls_i     (`STU_L1_CLS),
+    .stamps_i  (`STU_L1_STAMPS),
     .hit_ways_o(unused_dbg_ways),
     .hit_o     (dbg_hit_o),
     .set_o     (dbg_set),
@@ -466,3 +476,7 @@ module stu_l1_wpath
   `ASSERT_KNOWN(L2ValidKnown_A, l2_valid_o)
 
 endmodule
+
+`undef STU_L1_TAGS
+`undef STU_L1_CLS
+`undef STU_L1_STAMPS

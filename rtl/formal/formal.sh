@@ -16,9 +16,9 @@ command -v yosys >/dev/null 2>&1 || { echo "formal: yosys not found: skipped"; e
 ALL=(store_align mbarrier addr_resolve cache_way_select policy_decode sector_mask coalescer_order)
 # Purely combinational blocks: one SAT proof over every input (no reset, no induction), at the
 # parameters given (the properties are stated for any geometry; the proof is of this one), with
-# the defines the block needs to be read (COMB_DEFS; none today).
+# the defines the block needs to be read (COMB_DEFS).
 declare -A COMB=([cache_way_select]="-set Sets 4 -set Ways 4 -set StampBits 4" [policy_decode]="" [sector_mask]="")
-declare -A COMB_DEFS=()
+declare -A COMB_DEFS=([cache_way_select]="STU_PACKED_PORTS")
 # Parameters of a sequential block's proof other than its defaults (again, the properties are
 # stated for any; the proof is of this geometry): the coalescer's ordering with all 32 lanes and
 # 8-bit keys (equal keys, all-ones keys and every order of them are in reach; the comparators
@@ -49,7 +49,7 @@ prove_comb() {
   local secs=$((SECONDS - t0))
   # shellcheck disable=SC2046
   if ! yosys_warnings "$log" ||
-      ! ports_match "$work/src" "$block" "$work/$block.ports" $(set_pairs "${COMB[$block]:-}"); then
+      ! ports_match "$work/src" "$block" "$work/$block.ports" $(set_pairs "${COMB[$block]:-}") $defs; then
     echo "$block: ERROR: yosys misread it (above): the proof would not be of the design"
     return 2
   fi

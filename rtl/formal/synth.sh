@@ -19,12 +19,13 @@ command -v yosys >/dev/null 2>&1 || { echo "synth: yosys not found: skipped"; ex
 ALL=(sector_mask store_align mbarrier addr_resolve l2_action policy_decode cache_way_select
      ram_1r1w addr_gen tmem_alloc coalescer_order coalescer)
 READ_ONLY=(coalescer)
-# Defines a block needs to be read (none today), and parameters other than its defaults, as
+# Defines a block needs to be read (the way selection's ports as plain vectors), and parameters other than its defaults, as
 # chparam's `-set NAME VALUE` (cache_way_select: the geometry of l1_wpath's own default, 16 sets
 # x 4 ways; it reads every line's tag through a multiplexer, which yosys does not finish in 15
 # minutes at 64 x 4; coalescer_order: stu_coalescer's key, 51 bits of destination and 57 of line
 # number).
-declare -A DEFS=()
+declare -A DEFS=([cache_way_select]="-DSTU_PACKED_PORTS" [l1_wpath]="-DSTU_PACKED_PORTS"
+  [l2_wslice]="-DSTU_PACKED_PORTS")
 declare -A PARAMS=([cache_way_select]="-set Sets 16 -set Ways 4"
   [coalescer_order]="-set KeyBits 108" [l2_wslice]="-set Sets 16")
 # Memories stay memories: the data arrays behind stu_ram_1r1w are SRAM macros in a real flow, so
@@ -76,7 +77,7 @@ for b in "${blocks[@]}"; do
   fi
   # shellcheck disable=SC2046
   if ! yosys_warnings "$work/$b.log" ||
-      ! ports_match "$work/src" "$b" "$work/$b.ports" $(set_pairs "${PARAMS[$b]:-}"); then
+      ! ports_match "$work/src" "$b" "$work/$b.ports" $(set_pairs "${PARAMS[$b]:-}") ${DEFS[$b]:-}; then
     echo "$b: yosys misread it (above): the netlist is not the design"
     status=1
     continue

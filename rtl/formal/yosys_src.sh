@@ -37,15 +37,15 @@ yosys_warnings() {
   return 1
 }
 
-# ports_match DIR BLOCK PORTS [NAME=VALUE...]: compares the port widths yosys read (PORTS, the
-# output of its `portlist`) with the widths Verilator elaborates for the same block and
-# parameters, from the RTL in DIR; prints the ports that differ and returns 1 if any. yosys 0.23
+# ports_match DIR BLOCK PORTS [NAME=VALUE|-DDEFINE...]: compares the port widths yosys read
+# (PORTS, the output of its `portlist`) with the widths Verilator elaborates for the same block,
+# parameters and defines, from the RTL in DIR; prints the ports that differ and returns 1 if any. yosys 0.23
 # drops an array dimension without a word in some cases (an enum-typed packed array indexed by
 # a variable), so a port that narrows is the one sign left.
 ports_match() {
   local dir=$1 top=stu_$2 ports=$3 gs="" p
   shift 3
-  for p in "$@"; do gs+=" -G$p"; done
+  for p in "$@"; do [[ $p == -D* ]] && gs+=" $p" || gs+=" -G$p"; done
   local mdir
   mdir=$(mktemp -d)
   # shellcheck disable=SC2086
