@@ -12,18 +12,17 @@ command -v yosys >/dev/null 2>&1 || { echo "synth: yosys not found: skipped"; ex
 . rtl/formal/yosys_src.sh
 
 # The blocks yosys 0.23 reads (the others: multi-dimensional packed arrays, `break`, `return`;
-# docs/rtl.md).
-# l1_wpath and l2_wslice (about 2 minutes each) are left to `synth.sh l1_wpath l2_wslice` (CTest
-# synth_caches, label long). coalescer is read and checked but not synthesised (READ_ONLY): its
-# synthesis runs yosys past 16 GB of memory.
+# docs/rtl.md). l1_wpath and l2_wslice (about 3 minutes each) are left to `synth.sh l1_wpath
+# l2_wslice` (CTest synth_caches, label long). coalescer is read and checked but not synthesised
+# (READ_ONLY): its synthesis runs yosys past 16 GB of memory.
 ALL=(sector_mask store_align mbarrier addr_resolve l2_action policy_decode cache_way_select
      ram_1r1w addr_gen tmem_alloc coalescer_order coalescer)
 READ_ONLY=(coalescer)
-# Defines a block needs to be read (the way selection's ports as plain vectors), and parameters other than its defaults, as
-# chparam's `-set NAME VALUE` (cache_way_select: the geometry of l1_wpath's own default, 16 sets
-# x 4 ways; it reads every line's tag through a multiplexer, which yosys does not finish in 15
-# minutes at 64 x 4; coalescer_order: stu_coalescer's key, 51 bits of destination and 57 of line
-# number).
+# Defines a block needs to be read (STU_PACKED_PORTS: the way selection's arrays as plain
+# vectors), and parameters other than its defaults, as chparam's `-set NAME VALUE`
+# (cache_way_select: the geometry of l1_wpath's own default, 16 sets x 4 ways; it reads every
+# line's tag through a multiplexer, which yosys does not finish in 15 minutes at 64 x 4;
+# coalescer_order: stu_coalescer's key, 51 bits of destination and 57 of line number).
 declare -A DEFS=([cache_way_select]="-DSTU_PACKED_PORTS" [l1_wpath]="-DSTU_PACKED_PORTS"
   [l2_wslice]="-DSTU_PACKED_PORTS")
 declare -A PARAMS=([cache_way_select]="-set Sets 16 -set Ways 4"
