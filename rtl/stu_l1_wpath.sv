@@ -149,27 +149,8 @@ module stu_l1_wpath
   evict_class_e           cls_q   [Lines];
   logic [StampBits-1:0]   stamp_q [Lines];
   logic [StampBits-1:0]   counter_q, counter_d;
-  // The arrays as the way selection takes them: the arrays themselves, or for yosys
-  // (STU_PACKED_PORTS, see stu_cache_way_select) plain vectors, entry i at [i*W +: W].
-`ifdef STU_PACKED_PORTS
-  logic [Lines*LineNumBits-1:0] tags_flat;
-  logic [Lines*EvictClassBits-1:0] cls_flat;
-  logic [Lines*StampBits-1:0]   stamps_flat;
-  always_comb begin
-    for (int unsigned i = 0; i < Lines; i++) begin
-      tags_flat[i*LineNumBits +: LineNumBits]       = tag_q[i];
-      cls_flat[i*EvictClassBits +: EvictClassBits]  = cls_q[i];
-      stamps_flat[i*StampBits +: StampBits]         = stamp_q[i];
-    end
-  end
-`define STU_L1_TAGS tags_flat
-`define STU_L1_CLS cls_flat
-`define STU_L1_STAMPS stamps_flat
-`else
-`define STU_L1_TAGS tag_q
-`define STU_L1_CLS cls_q
-`define STU_L1_STAMPS stamp_q
-`endif
+  // The arrays as the way selection takes them (the arrays, or plain vectors for yosys).
+`include "stu_cache_flat.svh"
 
   logic [SetBits-1:0]     set;
   logic [LineNumBits-1:0] line_num;
@@ -191,9 +172,9 @@ module stu_l1_wpath
     .start_i     ('0),
     .tag_i     (line_num),
     .present_i (present_q),
-    .tags_i    (`STU_L1_TAGS),
-    .cls_i     (`STU_L1_CLS),
-    .stamps_i  (`STU_L1_STAMPS),
+    .tags_i    (`STU_CACHE_TAGS),
+    .cls_i     (`STU_CACHE_CLS),
+    .stamps_i  (`STU_CACHE_STAMPS),
     .hit_ways_o(hit_way),
     .hit_o     (hit),
     .set_o     (set),
@@ -403,9 +384,9 @@ module stu_l1_wpath
     .start_i     ('0),
     .tag_i     (dbg_line_i[63:$clog2(LineBytes)]),
     .present_i (present_q),
-    .tags_i    (`STU_L1_TAGS),
-    .cls_i     (`STU_L1_CLS),
-    .stamps_i  (`STU_L1_STAMPS),
+    .tags_i    (`STU_CACHE_TAGS),
+    .cls_i     (`STU_CACHE_CLS),
+    .stamps_i  (`STU_CACHE_STAMPS),
     .hit_ways_o(unused_dbg_ways),
     .hit_o     (dbg_hit_o),
     .set_o     (dbg_set),
@@ -477,6 +458,6 @@ module stu_l1_wpath
 
 endmodule
 
-`undef STU_L1_TAGS
-`undef STU_L1_CLS
-`undef STU_L1_STAMPS
+`undef STU_CACHE_TAGS
+`undef STU_CACHE_CLS
+`undef STU_CACHE_STAMPS

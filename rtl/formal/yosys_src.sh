@@ -8,7 +8,7 @@ yosys_src() {
   local dir=$1 f
   mkdir -p "$dir"
   sed -e 's/^package stu_pkg;$//' -e 's/^endpackage$//' rtl/stu_pkg.svh >"$dir/stu_pkg.svh"
-  cp rtl/stu_assert.svh "$dir/"
+  cp rtl/stu_assert.svh rtl/stu_cache_flat.svh "$dir/"
   for f in rtl/stu_*.sv; do
     sed -e 's/^\( *\)import stu_pkg::\*;$//' "$f" >"$dir/${f##*/}"
   done
