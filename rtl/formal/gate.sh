@@ -57,13 +57,13 @@ for b in "${blocks[@]}"; do
     echo "/* verilator lint_off UNOPTFLAT */"
     cat "$work/$b.v"
   } >"$net"
-  cells=$(grep -c '^  assign\|^  always' "$work/$b.v" || true)
+  stmts=$(grep -c '^  assign\|^  always' "$work/$b.v" || true)
   report=$work/$b.tsv
   # (mutate.py exits 1 when its "mutant" survives: here, when the netlist passes.)
   python3 scripts/mutate.py --files "stu_$b.sv" --replace "stu_$b.sv=$net" --report "$report" \
     >"$work/$b.mutate.log" 2>&1 || true
   if grep -q $'\tsurvived\t' "$report" 2>/dev/null; then
-    echo "$b: the netlist ($cells assignments) passes the block's regression"
+    echo "$b: the netlist ($stmts assignments and processes) passes the block's regression"
   else
     echo "$b: the netlist FAILS the block's regression (or does not build):"
     grep -v '^#' "$report" 2>/dev/null | tail -1 || true
