@@ -26,15 +26,23 @@ module stu_ram_1r1w #(
   output logic [Width-1:0]      rdata_o
 );
 
-  // One memory per byte lane, each written when its enable is set: the byte-enabled word as a
-  // synthesis tool infers it (Width / 8 memories of Depth bytes, one write port each), and a
-  // form the Verilator 5.006 model takes (it rejects a procedural write of an element's slice).
+  // One array of words. A write merges its enabled bytes into the word it replaces: yosys
+  // turns that feedback into one write port with a write enable per byte (a byte-enabled
+  // memory, as a macro offers), and Verilator 5.006 writes whole elements (it rejects a
+  // procedural write of an element's slice, and a memory per byte lane costs it a check per
+  // lane every cycle). The merge is done at the clock edge, so a memory costs nothing between
+  // its writes.
+  logic [Width-1:0] mem_q [Depth];
   logic [Width-1:0] rdata_q;
-  for (genvar b = 0; b < Width / 8; b++) begin : g_lane
-    logic [7:0] mem_q [Depth];
-    always_ff @(posedge clk_i) begin
-      if (re_i) rdata_q[b*8 +: 8] <= mem_q[raddr_i];
-      if (we_i && wbe_i[b]) mem_q[waddr_i] <= wdata_i[b*8 +: 8];
+  always_ff @(posedge clk_i) begin
+    if (re_i) rdata_q <= mem_q[raddr_i];
+    if (we_i) begin : write
+      logic [Width-1:0] merged;
+      merged = mem_q[waddr_i];
+      for (int unsigned b = 0; b < Width / 8; b++) begin
+        if (wbe_i[b]) merged[b*8 +: 8] = wdata_i[b*8 +: 8];
+      end
+      mem_q[waddr_i] <= merged;
     end
   end
   assign rdata_o = rdata_q;

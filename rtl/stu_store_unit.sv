@@ -630,7 +630,7 @@ module stu_store_unit
 
   logic tw_in_valid, tw_in_ready, tw_out_valid, tw_out_ready, tw_write_valid, tw_last;
   tmem_write_t tw_wr;
-  fault_e [NumLanes-1:0] tw_fault;
+  logic [NumLanes-1:0][FaultBits-1:0] tw_fault;  // stu_pkg::fault_e per thread
   logic [NumLanes-1:0][31:0] tw_fault_addr;
   tmem_shape_e shape_q;
   logic [7:0] num_q;
@@ -1086,7 +1086,7 @@ module stu_store_unit
                          : (in_kind_i == KindTcgen05 && warp_fault == FaultOutOfWindow) ?
                            gen_addr[0] : '0;
       end else if (tmem_done) begin
-        fault_q[l]      <= tw_fault[l];
+        fault_q[l]      <= fault_e'(tw_fault[l]);
         fault_addr_q[l] <= 64'(tw_fault_addr[l]);
       end else if (lane_fault[l]) begin
         fault_q[l]      <= lane_fault_kind[l];

@@ -200,8 +200,8 @@ TEST(TmemWdp, Shape32x32bWarp1) {
     EXPECT_EQ(r.runs[t].data[0], value(0, t));
     EXPECT_EQ(r.runs[t].data[1], 0u);
   }
-  // 1 beat, 32 runs, the status beat: no idle cycle between them.
-  EXPECT_EQ(r.cycles, 1u + 32u + 2u);
+  // 1 beat, 32 runs, the gather cycle, the status beat: no idle cycle between them.
+  EXPECT_EQ(r.cycles, 1u + 32u + 3u);
 }
 
 TEST(TmemWdp, Shape16x64bThread5) {
@@ -438,28 +438,30 @@ TEST(TmemWdp, BeatsOverlapRuns) {
       EXPECT_EQ(r.runs[t].data[0], k == 0 ? value(0, t) : ~value(0, t));
     }
   }
-  EXPECT_EQ(rs[0].cycles, 1u + 32u + 2u);
-  EXPECT_EQ(rs[1].cycles, rs[0].cycles + 33u);
+  // The second's runs start once the first's status beat is loaded: C + 2 cycles later.
+  EXPECT_EQ(rs[0].cycles, 1u + 32u + 3u);
+  EXPECT_EQ(rs[1].cycles, rs[0].cycles + 34u);
 }
 
 // Latency (the block's header): R register beats, one cycle per candidate run (a lane of the
 // quarter that a thread without a fault writes, x a 32-column block of the access's footprint),
-// then the status beat: R + C + 2 cycles from the first beat offered to the status beat taken
-// (as BeatsOverlapRuns counts). A candidate nothing writes would cost a cycle too, so the
-// candidates must be exactly these; the cosimulation compares values and order, not cycles.
+// then the gather cycle and the status beat: R + C + 3 cycles from the first beat offered to the
+// status beat taken (as BeatsOverlapRuns counts). A candidate nothing writes would cost a cycle
+// too, so the candidates must be exactly these; the cosimulation compares values and order, not
+// cycles.
 TEST(TmemWdp, OneCyclePerCandidateRun) {
   // 16x64b.x1 at lane 0, column 0: lanes 0..15 (not 16), one block.
   const Result a = run(make(k16x64b, 1, 1));
   ASSERT_TRUE(a.status);
   EXPECT_EQ(a.runs.size(), 16u);
-  EXPECT_EQ(a.cycles, 1u + 16u + 2u);
+  EXPECT_EQ(a.cycles, 1u + 16u + 3u);
   // 32x32b.x1 at column 31: a footprint of one column, so one block (not two).
   Instr b = make(k32x32b, 1, 1);
   b.taddr = 31;
   const Result rb = run(b);
   ASSERT_TRUE(rb.status);
   EXPECT_EQ(rb.runs.size(), 32u);
-  EXPECT_EQ(rb.cycles, 1u + 32u + 2u);
+  EXPECT_EQ(rb.cycles, 1u + 32u + 3u);
   // 32x32b.x1 at column 32 with only columns 0..31 allocated: every thread faults, so no lane
   // has a writer and there is no candidate: the status beat follows the beat.
   Instr c = make(k32x32b, 1, 1);
@@ -469,7 +471,63 @@ TEST(TmemWdp, OneCyclePerCandidateRun) {
   ASSERT_TRUE(rc.status);
   EXPECT_TRUE(rc.runs.empty());
   for (unsigned t = 0; t < 32; ++t) EXPECT_EQ(rc.kind[t], kColumnRange) << "thread " << t;
-  EXPECT_EQ(rc.cycles, 1u + 0u + 2u);
+  EXPECT_EQ(rc.cycles, 1u + 0u + 2u);  // no run: no gather cycle either
+}
+
+// The register buffer's memories read each run's registers in one cycle, except a .16x32bx2 run
+// that both accesses write: the first access's registers, then the second's (the block's
+// header). Register j of every thread is in memory j % 32.
+TEST(TmemWdp, RunBothAccessesWriteReadsTwice) {
+  // split 0: threads l and l + 16 both write lane l, column 3: 16 runs, each read twice.
+  Instr a = make(k16x32bx2, 1, 1);
+  a.taddr = 3;
+  const Result ra = run(a);
+  ASSERT_TRUE(ra.status);
+  EXPECT_FALSE(ra.assertion);
+  EXPECT_EQ(ra.runs.size(), 16u);
+  EXPECT_EQ(ra.cycles, 1u + 2u * 16u + 3u);
+  // split 1 column: lane l, columns 3 (thread l) and 4 (thread l + 16), one run read twice,
+  // the first phase's cell kept beside the second's.
+  Instr b = make(k16x32bx2, 1, 1);
+  b.taddr = 3;
+  b.split = 1;
+  const Result rb = run(b);
+  ASSERT_TRUE(rb.status);
+  EXPECT_FALSE(rb.assertion);
+  ASSERT_EQ(rb.runs.size(), 16u);
+  for (unsigned l = 0; l < 16; ++l) {
+    EXPECT_EQ(rb.runs[l].mask, 3u << 3);
+    EXPECT_EQ(rb.runs[l].data[3], value(0, l));
+    EXPECT_EQ(rb.runs[l].data[4], value(0, l + 16));
+  }
+  EXPECT_EQ(rb.cycles, 1u + 2u * 16u + 3u);
+  // split 16 lanes: the accesses write different lanes, each run is read once.
+  Instr c = make(k16x32bx2, 1, 1);
+  c.taddr = 3;
+  c.split = 16u << 16;
+  const Result rc = run(c);
+  ASSERT_TRUE(rc.status);
+  EXPECT_EQ(rc.runs.size(), 32u);
+  EXPECT_EQ(rc.cycles, 1u + 32u + 3u);
+  // 32x32b.x128 at column 5: a run spans registers 27 .. 58 (j % 32 all different) and the
+  // registers come from all four words of the memories.
+  Instr d = make(k32x32b, 128, 128);
+  d.taddr = 5;
+  const Result rd = run(d);
+  ASSERT_TRUE(rd.status);
+  EXPECT_FALSE(rd.assertion);
+  ASSERT_EQ(rd.runs.size(), 32u * 5u);  // blocks 0..4 of every lane
+  for (const TmemRun& w : rd.runs) {
+    for (unsigned i = 0; i < 32; ++i) {
+      const int j = int(w.col + i) - 5;
+      if (j < 0 || j >= 128) {
+        EXPECT_EQ(w.mask >> i & 1, 0u);
+        continue;
+      }
+      EXPECT_EQ(w.mask >> i & 1, 1u);
+      EXPECT_EQ(w.data[i], value(unsigned(j), w.lane)) << "lane " << w.lane << " col " << i;
+    }
+  }
 }
 
 TEST(TmemWdp, BeatCountAssertion) {
