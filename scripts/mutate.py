@@ -419,7 +419,8 @@ def main():
             print("mutate.py: %d rows left out: mutants the tool no longer makes (their line "
                   "changed, or an assertion's)" % stale)
         have = {(os.path.basename(m["file"]), m["line"], m["col"], m["op"]) for m in kept}
-        not_run = [m for f in sorted({os.path.basename(m["file"]) for m in kept})
+        # Every file a report names (even one whose rows all went stale) must be run again.
+        not_run = [m for f in sorted(current)
                    if current.get(f) is not None for m in mutants_of(os.path.join(RTL, f))
                    if (f, m["line"], m["col"], m["op"]) not in have]
         if not_run:

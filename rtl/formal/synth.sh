@@ -12,9 +12,9 @@ command -v yosys >/dev/null 2>&1 || { echo "synth: yosys not found: skipped"; ex
 . rtl/formal/yosys_src.sh
 
 # The blocks yosys 0.23 reads (the others: multi-dimensional packed arrays, `break`, `return`;
-# docs/rtl.md). l1_wpath and l2_wslice (about 3 minutes each) are left to `synth.sh l1_wpath
-# l2_wslice` (CTest synth_caches, label long). coalescer is read and checked but not synthesised
-# (READ_ONLY): its synthesis runs yosys past 16 GB of memory.
+# docs/rtl.md). l1_wpath, l2_wslice (about 3 minutes each) and tmem_wdp (about 6) are left to
+# `synth.sh l1_wpath l2_wslice tmem_wdp` (CTest synth_large, label long). coalescer is read and
+# checked but not synthesised (READ_ONLY): its synthesis runs yosys past 16 GB of memory.
 ALL=(sector_mask store_align mbarrier addr_resolve l2_action policy_decode cache_way_select
      ram_1r1w addr_gen tmem_alloc coalescer_order coalescer)
 READ_ONLY=(coalescer)

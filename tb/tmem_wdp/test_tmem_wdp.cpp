@@ -455,6 +455,15 @@ TEST(TmemWdp, OneCyclePerCandidateRun) {
   ASSERT_TRUE(a.status);
   EXPECT_EQ(a.runs.size(), 16u);
   EXPECT_EQ(a.cycles, 1u + 16u + 3u);
+  // 16x64b.x16 at column 16: columns 16..47, blocks 0 and 1 of lanes 0..15 (32 runs). A
+  // candidate nothing writes after the last run hides behind the gather cycle; lane 16's two
+  // would not both hide.
+  Instr a2 = make(k16x64b, 16, 16);
+  a2.taddr = 16;
+  const Result ra2 = run(a2);
+  ASSERT_TRUE(ra2.status);
+  EXPECT_EQ(ra2.runs.size(), 32u);
+  EXPECT_EQ(ra2.cycles, 16u + 32u + 3u);
   // 32x32b.x1 at column 31: a footprint of one column, so one block (not two).
   Instr b = make(k32x32b, 1, 1);
   b.taddr = 31;
