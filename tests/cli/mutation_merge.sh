@@ -36,6 +36,18 @@ expect_usage_error "a bad equivalents line" "eq.txt:1: expected 'FILE.sv:LINE:CO
 printf 'a.sv\t1\n' >"$tmp/bad.tsv"
 expect_usage_error "a bad report row" "bad.tsv:1: not a mutation report row" \
   --merge "$tmp/bad.tsv" --equivalent equivalent.txt
+# A file whose every row went stale (its lines changed since) is still the reports' file: its
+# mutants are listed as in no report and the merge fails (exit 1), not left out of the table.
+printf '# stu mutation report, seed 1\nfile\tline\tcol\top\tstatus\tseconds\toriginal\tmutant\n' \
+  >"$tmp/stale.tsv"
+printf 'rtl/stu_sector_mask.sv\t1\t1\tconst\tkilled\t1\tno such line\tnor this one\n' >>"$tmp/stale.tsv"
+"$py" "$root/scripts/mutate.py" --merge "$tmp/stale.tsv" --equivalent equivalent.txt >"$tmp/stale.out" 2>&1
+rc=$?
+if [[ $rc != 1 ]] || ! grep -q "mutants of these files are in no report" "$tmp/stale.out" ||
+   ! grep -q "stu_sector_mask.sv:" "$tmp/stale.out"; then
+  echo "FAIL: a file whose rows all went stale: exit $rc, $(head -3 "$tmp/stale.out")"
+  status=1
+fi
 # --mutants that names no mutant of the files run, or a file not run, is an error (exit 2), not
 # an empty run; a named mutant is listed, with or without rtl/ before its file.
 expect_usage_error "--mutants of no mutant" "no mutant at stu_coalescer.sv:1:1" \
