@@ -83,13 +83,13 @@ module stu_store_path
   input  logic                   in_guard_neg_i,
   input  logic [2:0]             in_plg_i,
   input  logic                   in_plg_neg_i,
-  input  logic [NumLanes-1:0][63:0] in_addr_i,
-  input  logic [NumLanes-1:0][63:0] in_mbar_i,
-  input  logic [NumLanes-1:0][63:0] in_policy_i,
-  input  logic [NumLanes-1:0][31:0] in_ra_lo_i,
-  input  logic [NumLanes-1:0][31:0] in_ra_hi_i,
-  input  logic [NumLanes-1:0][6:0]  in_pred_i,
-  input  logic [NumLanes-1:0][MaxAccessBytes*8-1:0] in_data_i,
+  input  logic [NumLanes*64-1:0] in_addr_i,      // lane l's at [l*W +: W] (W its width)
+  input  logic [NumLanes*64-1:0] in_mbar_i,
+  input  logic [NumLanes*64-1:0] in_policy_i,
+  input  logic [NumLanes*32-1:0] in_ra_lo_i,
+  input  logic [NumLanes*32-1:0] in_ra_hi_i,
+  input  logic [NumLanes*7-1:0]  in_pred_i,
+  input  logic [NumLanes*MaxAccessBytes*8-1:0] in_data_i,
   input  tmem_shape_e            in_shape_i,
   input  logic [7:0]             in_num_i,
   input  logic                   in_unpack_i,
@@ -97,12 +97,12 @@ module stu_store_path
   input  logic                   reg_valid_i,
   output logic                   reg_ready_o,
   input  logic                   reg_last_i,
-  input  logic [NumLanes-1:0][31:0] reg_data_i,
+  input  logic [NumLanes*32-1:0] reg_data_i,
   output logic                   tm_valid_o,
   input  logic                   tm_ready_i,
   output tmem_write_t            tm_o,
   output logic [NumLanes-1:0]    alloc_req_valid_o,
-  output logic [NumLanes-1:0][63:0] alloc_req_addr_o,
+  output logic [NumLanes*64-1:0] alloc_req_addr_o,
   output logic [5:0]             alloc_req_size_o,
   input  logic [NumLanes-1:0]    alloc_rsp_valid_i,
   input  logic [NumLanes-1:0]    alloc_rsp_ok_i,
@@ -130,8 +130,8 @@ module stu_store_path
   // The store's status, with its cache attributes (golden::CacheAttrs' policy).
   output logic                   st_valid_o,
   input  logic                   st_ready_i,
-  output fault_e [NumLanes-1:0]  st_fault_o,
-  output logic [NumLanes-1:0][63:0] st_fault_addr_o,
+  output logic [NumLanes*FaultBits-1:0] st_fault_o,  // fault_e of lane l at [l*FaultBits +: ..]
+  output logic [NumLanes*64-1:0] st_fault_addr_o,
   output logic [NumLanes-1:0]    st_stored_o,
   output logic [NumLanes-1:0]    st_forced_o,
   output logic [31:0]            st_bytes_o,
@@ -230,6 +230,16 @@ module stu_store_path
     .st_volatile_o, .st_async_o
   );
 
+  // The cache path's requests (declared here, not in g_caches: yosys 0.23 reads no field of a
+  // struct declared in a generate block).
+  typedef enum logic [2:0] {CIdle, CDrain, CDrained, CFlush, CFlushWait} cstate_e;
+  /* verilator lint_off UNUSEDSIGNAL */
+  /* verilator lint_off UNDRIVEN */
+  l2_write_t l1_wr, l2_req;
+  l1_req_t   l1_req;
+  /* verilator lint_on UNDRIVEN */
+  /* verilator lint_on UNUSEDSIGNAL */
+
   if (Caches != 0) begin : g_caches
     // ---------------------------------------------------------------------------------------
     // Global lines to the L1 write path, with the store's attributes and each line's L2 action.
@@ -267,12 +277,9 @@ module stu_store_path
 
     // Commands: drain (a request to the L1), then for a flush, once the buffer is empty and no
     // L2 write is waiting, a flush request to the L2.
-    typedef enum logic [2:0] {CIdle, CDrain, CDrained, CFlush, CFlushWait} cstate_e;
     cstate_e cs_q, cs_d;
     logic    flush_q;
     logic    l1_wr_valid, l1_wr_ready, l2_req_valid, l2_req_ready;
-    l2_write_t l1_wr, l2_req;
-    l1_req_t   l1_req;
 
     always_comb begin
       l1_req = '0;

@@ -94,14 +94,14 @@ module stu_store_unit
   input  logic                   in_guard_neg_i,
   input  logic [2:0]             in_plg_i,
   input  logic                   in_plg_neg_i,
-  // Operand registers per lane.
-  input  logic [NumLanes-1:0][63:0] in_addr_i,   // PTX: the address register (or symbol)
-  input  logic [NumLanes-1:0][63:0] in_mbar_i,   // st.async: the [mbar] register
-  input  logic [NumLanes-1:0][63:0] in_policy_i, // the policy register
-  input  logic [NumLanes-1:0][31:0] in_ra_lo_i,  // SASS: Ra
-  input  logic [NumLanes-1:0][31:0] in_ra_hi_i,  // SASS: Ra+1
-  input  logic [NumLanes-1:0][6:0]  in_pred_i,   // SASS: P0..P6
-  input  logic [NumLanes-1:0][MaxAccessBytes*8-1:0] in_data_i,
+  // Operand registers per lane, lane l's at [l*W +: W] (W its width).
+  input  logic [NumLanes*64-1:0] in_addr_i,      // PTX: the address register (or symbol)
+  input  logic [NumLanes*64-1:0] in_mbar_i,      // st.async: the [mbar] register
+  input  logic [NumLanes*64-1:0] in_policy_i,    // the policy register
+  input  logic [NumLanes*32-1:0] in_ra_lo_i,     // SASS: Ra
+  input  logic [NumLanes*32-1:0] in_ra_hi_i,     // SASS: Ra+1
+  input  logic [NumLanes*7-1:0]  in_pred_i,      // SASS: P0..P6
+  input  logic [NumLanes*MaxAccessBytes*8-1:0] in_data_i,
   // tcgen05.st: the header (with the warp store) and the register beats (beat j: register j of
   // every thread).
   input  tmem_shape_e            in_shape_i,
@@ -111,14 +111,14 @@ module stu_store_unit
   input  logic                   reg_valid_i,
   output logic                   reg_ready_o,
   input  logic                   reg_last_i,
-  input  logic [NumLanes-1:0][31:0] reg_data_i,
+  input  logic [NumLanes*32-1:0] reg_data_i,     // thread t's register at [32t +: 32]
   // TMEM writes: 32-column runs of a lane.
   output logic                   tm_valid_o,
   input  logic                   tm_ready_i,
   output tmem_write_t            tm_o,
   // Global allocation check, per lane (is [addr, addr + size) backed?).
   output logic [NumLanes-1:0]    alloc_req_valid_o,
-  output logic [NumLanes-1:0][63:0] alloc_req_addr_o,
+  output logic [NumLanes*64-1:0] alloc_req_addr_o,
   output logic [5:0]             alloc_req_size_o,
   input  logic [NumLanes-1:0]    alloc_rsp_valid_i,
   input  logic [NumLanes-1:0]    alloc_rsp_ok_i,
@@ -162,8 +162,8 @@ module stu_store_unit
   // Status of the warp, after its last line request.
   output logic                   st_valid_o,
   input  logic                   st_ready_i,
-  output fault_e [NumLanes-1:0]  st_fault_o,
-  output logic [NumLanes-1:0][63:0] st_fault_addr_o,
+  output logic [NumLanes*FaultBits-1:0] st_fault_o,  // fault_e of lane l at [l*FaultBits +: ..]
+  output logic [NumLanes*64-1:0] st_fault_addr_o,
   output logic [NumLanes-1:0]    st_stored_o,
   output logic [NumLanes-1:0]    st_forced_o,
   output logic [31:0]            st_bytes_o,     // bytes written (tcgen05.st: 4 per cell)
@@ -186,8 +186,18 @@ module stu_store_unit
   } state_e;
   // Per lane: where it is in the lane path.
   typedef enum logic [2:0] {LIdle, LAlign, LResolve, LCheck, LAlloc, LMbar, LDone} lane_e;
+  localparam int unsigned LaneStBits = 3;  // $bits(lane_e)
   // The mbarrier engine (st.async, in lane order).
   typedef enum logic [2:0] {MScan, MResolve, MCheck, MRead, MStep, MStepWait, MEvent} mstate_e;
+
+  // Per-lane arrays are plain vectors, lane l's element at [l*W +: W] (W its width), and
+  // per-lane structs are kept field by field: yosys 0.23 reads no multi-dimensional packed
+  // array and drops the array dimension of an array of structs (docs/rtl.md, synthesis). The
+  // lane's field macros below name the slices.
+`define STU_SU_LST(v, l)   v[(l)*LaneStBits +: LaneStBits]
+`define STU_SU_FLT(v, l)   v[(l)*FaultBits +: FaultBits]
+`define STU_SU_W64(v, l)   v[(l)*64 +: 64]
+`define STU_SU_DEST(v, l)  v[(l)*DestBits +: DestBits]
 
   // ---------------------------------------------------------------------------------------
   // Configuration of the bounds, the SASS register count and misalignment mode (the windows
@@ -210,7 +220,7 @@ module stu_store_unit
         4'd11: local_bytes_q      <= cfg_data_i;
         4'd12: param_func_bytes_q <= cfg_data_i;
         4'd13: sass_regs_q        <= cfg_data_i[8:0];
-        4'd14: sass_misalign_q    <= misalign_e'(cfg_data_i[0]);
+        4'd14: sass_misalign_q    <= cfg_data_i[0] ? MisalignFault : MisalignForceAlign;
         default: ;
       endcase
     end
@@ -218,7 +228,7 @@ module stu_store_unit
 
   // ---------------------------------------------------------------------------------------
   // Decode of a new warp (combinational on the inputs, captured when it is taken).
-  logic [NumLanes-1:0][63:0] gen_addr, gen_mbar;
+  logic [NumLanes*64-1:0] gen_addr, gen_mbar;
   // (The decode of a new warp is worked out only while one is offered: the input logic is
   // evaluated whenever any input changes, the readies included.)
   stu_addr_gen u_addr_gen (
@@ -252,26 +262,29 @@ module stu_store_unit
 
   // SASS: the guard gates lanes; Plg says whether a lane's address is local/global (7 is PT).
   function automatic logic pred_of(input logic [6:0] p, input logic [2:0] idx);
-    return idx == 3'd7 ? 1'b1 : p[idx];
+    pred_of = idx == 3'd7 ? 1'b1 : p[idx];
   endfunction
   logic [NumLanes-1:0] in_run, in_plg;
   always_comb begin
     in_run = '0;
     in_plg = '0;
-    for (int unsigned l = 0; l < NumLanes && in_valid_i; l++) begin
-      in_run[l] = in_active_i[l] &&
-                  (in_kind_i != KindSass || pred_of(in_pred_i[l], in_guard_i) != in_guard_neg_i);
-      in_plg[l] = pred_of(in_pred_i[l], in_plg_i) != in_plg_neg_i;
+    if (in_valid_i) begin
+      for (int unsigned l = 0; l < NumLanes; l++) begin
+        in_run[l] = in_active_i[l] && (in_kind_i != KindSass ||
+                                       pred_of(in_pred_i[l*7 +: 7], in_guard_i) != in_guard_neg_i);
+        in_plg[l] = pred_of(in_pred_i[l*7 +: 7], in_plg_i) != in_plg_neg_i;
+      end
     end
   end
 
   // The policy of every lane (the trap), and of the lowest active lane (the cache attributes).
-  policy_kind_e [NumLanes-1:0] pol_kind;
-  l2_priority_e [NumLanes-1:0] pol_primary, pol_secondary;
-  logic [NumLanes-1:0][4:0]    pol_lines;
+  policy_kind_e pol_kind [NumLanes];
+  l2_priority_e pol_primary [NumLanes];
+  l2_priority_e pol_secondary [NumLanes];
+  logic [4:0]   pol_lines [NumLanes];
   for (genvar l = 0; l < NumLanes; l++) begin : g_policy
     stu_policy_decode u_policy (
-      .policy_i    (in_policy_i[l]),
+      .policy_i    (in_policy_i[l*64 +: 64]),
       .kind_o      (pol_kind[l]),
       .primary_o   (pol_primary[l]),
       .secondary_o (pol_secondary[l]),
@@ -283,15 +296,16 @@ module stu_store_unit
   always_comb begin
     policy_trap = 1'b0;
     low_lane    = '0;
-    for (int l = NumLanes - 1; l >= 0 && in_valid_i && in_has_policy_i; l--) begin
-      if (in_active_i[l]) low_lane = 5'(l);
+    if (in_valid_i && in_has_policy_i) begin
+      for (int l = NumLanes - 1; l >= 0; l--) begin
+        if (in_active_i[l]) low_lane = 5'(l);
+      end
     end
     // A warp has one policy, the lowest active lane's (ptxas moves it to a uniform register
     // with R2UR, which reads the first active lane; silicon-checked, docs/golden.md).
     policy_trap = in_valid_i && in_has_policy_i && in_active_i != '0 &&
                   pol_kind[low_lane] == PolicyIllegal;
   end
-
   // The same-location rule (golden::LaneGroup): 2^(7 - log2 size) lanes (at most 32) move
   // together; .mmio and st.async move one lane at a time.
   logic [2:0] in_size_log2, in_group_log2;
@@ -347,8 +361,8 @@ module stu_store_unit
   logic [NumLanes-1:0]     plg_q;
   logic [2:0]              group_log2_q;
   logic [5:0]              grp_q, grp_d;       // the next group to enter the lane path
-  logic [NumLanes-1:0][63:0] addr_q, mbar_q;
-  logic [NumLanes-1:0][MaxAccessBytes*8-1:0] data_q;
+  logic [NumLanes*64-1:0]  addr_q, mbar_q;
+  logic [NumLanes*MaxAccessBytes*8-1:0] data_q;
   // Static fields the space rule and the status read.
   logic                    mmio_q, has_l1_q, has_l2_q, wide_q;
   logic                    has_cop_q;
@@ -364,18 +378,22 @@ module stu_store_unit
   logic [31:0]             bytes_q, bytes_d;
 
   // Per-lane state and results.
-  lane_e [NumLanes-1:0]    lst_q, lst_d;
-  fault_e [NumLanes-1:0]   fault_q;
-  logic [NumLanes-1:0][63:0] fault_addr_q;
+  logic [NumLanes*LaneStBits-1:0] lst_q, lst_d;   // lane_e
+  logic [NumLanes*FaultBits-1:0]  fault_q;        // fault_e
+  logic [NumLanes*64-1:0]  fault_addr_q;
   logic [NumLanes-1:0]     stored_q, stored_d, forced_q, forced_d;
-  logic [NumLanes-1:0][63:0] a_addr_q;         // the aligned address
-  lane_access_t [NumLanes-1:0] acc_q;
+  logic [NumLanes*64-1:0]  a_addr_q;           // the aligned address
+  // The lane access (stu_pkg::lane_access_t), field by field; its size is the warp's.
+  logic [NumLanes*DestBits-1:0]      acc_dest_q;
+  logic [NumLanes*64-1:0]            acc_off_q;
+  logic [NumLanes*SectorBytes-1:0]   acc_mask_q;
+  logic [NumLanes*SectorBytes*8-1:0] acc_data_q;
   logic                    any_global_q, any_global_d, any_shared_q, any_shared_d;
 
   // Per-lane events of this cycle (for the registers below).
   logic [NumLanes-1:0]     lane_fault, lane_commit, sa_take, rs_take;
-  fault_e [NumLanes-1:0]   lane_fault_kind;
-  logic [NumLanes-1:0][63:0] lane_fault_addr;
+  logic [NumLanes*FaultBits-1:0] lane_fault_kind;
+  logic [NumLanes*64-1:0]  lane_fault_addr;
 
   // ---------------------------------------------------------------------------------------
   // The lane path: per lane, stu_store_align then stu_addr_resolve.
@@ -384,14 +402,14 @@ module stu_store_unit
   misalign_e mode;
   assign mode = kind_q == KindSass ? sass_misalign_q : MisalignFault;
 
-  logic [NumLanes-1:0]         sa_in_valid, sa_out_valid, sa_forced, sa_fault;
-  logic [NumLanes-1:0][63:0]   sa_addr;
-  logic [NumLanes-1:0][SectorBytes-1:0]   sa_mask;
-  logic [NumLanes-1:0][SectorBytes*8-1:0] sa_data;
-  logic [NumLanes-1:0]         rs_out_valid;
-  dest_t [NumLanes-1:0]        rs_dest;
-  logic [NumLanes-1:0][63:0]   rs_off;
-  fault_e [NumLanes-1:0]       rs_fault;
+  logic [NumLanes-1:0]               sa_in_valid, sa_out_valid, sa_forced, sa_fault;
+  logic [NumLanes*64-1:0]            sa_addr;
+  logic [NumLanes*SectorBytes-1:0]   sa_mask;
+  logic [NumLanes*SectorBytes*8-1:0] sa_data;
+  logic [NumLanes-1:0]               rs_out_valid;
+  logic [NumLanes*DestBits-1:0]      rs_dest;
+  logic [NumLanes*64-1:0]            rs_off;
+  logic [NumLanes*FaultBits-1:0]     rs_fault;
 
   for (genvar l = 0; l < NumLanes; l++) begin : g_lane
     logic        unused_ready_a, unused_ready_r;
@@ -401,27 +419,27 @@ module stu_store_unit
       .clk_i, .rst_ni,
       .in_valid_i   (sa_in_valid[l]),
       .in_ready_o   (unused_ready_a),  // always ready: the output is taken every cycle
-      .addr_i       (addr_q[l]),
+      .addr_i       (addr_q[l*64 +: 64]),
       .elem_log2_i  (elem_log2_q),
       .elems_log2_i (elems_log2_q),
       .sinks_i      (sinks_q),
       .mode_i       (mode),
-      .data_i       (data_q[l]),
+      .data_i       (data_q[l*MaxAccessBytes*8 +: MaxAccessBytes*8]),
       .out_valid_o  (sa_out_valid[l]),
       .out_ready_i  (1'b1),
-      .addr_o       (sa_addr[l]),
+      .addr_o       (sa_addr[l*64 +: 64]),
       .forced_o     (sa_forced[l]),
       .fault_o      (sa_fault[l]),
       .line_o       (unused_line),
       .sector_o     (unused_sector),
-      .sector_mask_o(sa_mask[l]),
-      .sector_data_o(sa_data[l])
+      .sector_mask_o(sa_mask[l*SectorBytes +: SectorBytes]),
+      .sector_data_o(sa_data[l*SectorBytes*8 +: SectorBytes*8])
     );
     stu_addr_resolve u_resolve (
       .clk_i, .rst_ni, .cfg_valid_i, .cfg_sel_i, .cfg_data_i,
       .in_valid_i (sa_out_valid[l] && !sa_fault[l]),
       .in_ready_o (unused_ready_r),
-      .addr_i     (sa_addr[l]),
+      .addr_i     (sa_addr[l*64 +: 64]),
       .generic_i  (generic_q || kind_q == KindSass),
       .space_i    (space_q),
       .cta_i      (cta_q),
@@ -429,10 +447,26 @@ module stu_store_unit
       .lane_i     (5'(l)),
       .out_valid_o(rs_out_valid[l]),
       .out_ready_i(1'b1),
-      .dest_o     (rs_dest[l]),
-      .offset_o   (rs_off[l]),
-      .fault_o    (rs_fault[l])
+      .dest_o     (rs_dest[l*DestBits +: DestBits]),
+      .offset_o   (rs_off[l*64 +: 64]),
+      .fault_o    (rs_fault[l*FaultBits +: FaultBits])
     );
+  end
+
+  // Each lane's destination (its space and CTA), from the captured access.
+  logic [NumLanes*MemSpaceBits-1:0] lane_space;  // mem_space_e
+  logic [NumLanes*16-1:0]           lane_cta;
+  // (Struct variables at module level: yosys 0.23 reads no field of a block's local struct.)
+  /* verilator lint_off UNUSEDSIGNAL */
+  dest_t ld;  // (its thread is not read here)
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    ld = '0;
+    for (int unsigned l = 0; l < NumLanes; l++) begin
+      ld = `STU_SU_DEST(acc_dest_q, l);
+      lane_space[l*MemSpaceBits +: MemSpaceBits] = ld.space;
+      lane_cta[l*16 +: 16] = ld.cta;
+    end
   end
 
   // The qualifier rule of a resolved space, the part that faults at run time
@@ -441,53 +475,55 @@ module stu_store_unit
   // 256-bit vector is illegal. Ordering and cache qualifiers (.mmio, .relaxed/.release,
   // .volatile, eviction priorities, a cache hint) are ignored in the space a generic address
   // resolved to: the store is performed there (silicon-checked, docs/golden.md).
-  function automatic fault_e space_rule(input mem_space_e s);
-    fault_e f;
-    f = FaultNone;
-    if (kind_q == KindAsync) begin
-      if (s != MemShared) f = FaultIllegalForSpace;
-    end else if (kind_q == KindAsyncRelease) begin
-      if (s != MemGlobal) f = FaultIllegalForSpace;
-    end else if (s == MemConst || s == MemParamEntry) begin
-      f = FaultReadOnly;
-    end else if (s != MemGlobal && wide_q) begin
-      f = FaultIllegalForSpace;
-    end
-    return f;
-  endfunction
-
-  // Bounds of a resolved data location (golden MachineState::check_store; global: the port).
+  // Then the bounds of a resolved data location (golden MachineState::check_store; global: the
+  // allocation port).
   function automatic logic fits(input logic [63:0] off, input logic [63:0] n,
                                 input logic [63:0] limit);
-    return off <= limit && n <= limit - off;
-  endfunction
-  function automatic fault_e bounds_rule(input mem_space_e s, input logic [63:0] off);
-    unique case (s)
-      MemShared:    return fits(off, 64'(size), shared_bytes_q) ? FaultNone : FaultOutOfAllocation;
-      MemLocal:     return fits(off, 64'(size), local_bytes_q) ? FaultNone : FaultOutOfAllocation;
-      MemParamFunc: return fits(off, 64'(size), param_func_bytes_q) ? FaultNone
-                                                                   : FaultOutOfAllocation;
-      MemParamEntry, MemConst: return FaultReadOnly;
-      default:      return FaultNone;
-    endcase
+    fits = off <= limit && n <= limit - off;
   endfunction
 
   // The checks of each lane after resolution (in golden's order: the space rule or Plg, then
   // the bounds).
-  fault_e [NumLanes-1:0] check_fault;
-  always_comb begin
+  logic [NumLanes*FaultBits-1:0] check_fault;  // fault_e
+  always_comb begin : lane_checks
+    logic [MemSpaceBits-1:0] s;
+    logic [63:0]             off, limit;
+    logic [FaultBits-1:0]    f;
+    check_fault = '0;
     for (int unsigned l = 0; l < NumLanes; l++) begin
-      check_fault[l] = FaultNone;
-      if (lst_q[l] != LCheck) begin
-        // (only lanes at their checks: the functions cost simulation time on every edge)
-      end else if (kind_q == KindSass) begin
-        check_fault[l] = (plg_q[l] == (acc_q[l].dest.space == MemShared)) ? FaultPlgMismatch
-                                                                          : FaultNone;
-      end else begin
-        check_fault[l] = space_rule(acc_q[l].dest.space);
+      s     = lane_space[l*MemSpaceBits +: MemSpaceBits];
+      off   = acc_off_q[l*64 +: 64];
+      f     = FaultNone;
+      limit = '0;
+      // (only lanes at their checks: the checks cost simulation time on every edge)
+      if (`STU_SU_LST(lst_q, l) == LCheck) begin
+        if (kind_q == KindSass) begin
+          if (plg_q[l] == (s == MemShared)) f = FaultPlgMismatch;
+        end else if (kind_q == KindAsync) begin
+          if (s != MemShared) f = FaultIllegalForSpace;
+        end else if (kind_q == KindAsyncRelease) begin
+          if (s != MemGlobal) f = FaultIllegalForSpace;
+        end else if (s == MemConst || s == MemParamEntry) begin
+          f = FaultReadOnly;
+        end else if (s != MemGlobal && wide_q) begin
+          f = FaultIllegalForSpace;
+        end
+        if (f == FaultNone) begin
+          unique case (s)
+            MemShared:    limit = shared_bytes_q;
+            MemLocal:     limit = local_bytes_q;
+            MemParamFunc: limit = param_func_bytes_q;
+            default:      ;
+          endcase
+          if (s == MemParamEntry || s == MemConst) begin
+            f = FaultReadOnly;
+          end else if ((s == MemShared || s == MemLocal || s == MemParamFunc) &&
+                       !fits(off, 64'(size), limit)) begin
+            f = FaultOutOfAllocation;
+          end
+        end
       end
-      if (check_fault[l] == FaultNone && lst_q[l] == LCheck)
-        check_fault[l] = bounds_rule(acc_q[l].dest.space, acc_q[l].offset);
+      check_fault[l*FaultBits +: FaultBits] = f;
     end
   end
 
@@ -506,7 +542,7 @@ module stu_store_unit
     .clk_i, .rst_ni, .cfg_valid_i, .cfg_sel_i, .cfg_data_i,
     .in_valid_i (rm_in_valid),
     .in_ready_o (unused_ready_m),
-    .addr_i     (mbar_q[mlane]),
+    .addr_i     (mbar_q[mlane*64 +: 64]),
     .generic_i  (generic_q),
     .space_i    (space_q),
     .cta_i      (cta_q),
@@ -525,9 +561,9 @@ module stu_store_unit
 
   // The warp's copies of the mbarrier words it touches.
   logic [NumLanes-1:0]     mb_valid_q, mb_valid_d;
-  logic [NumLanes-1:0][15:0] mb_cta_q;
-  logic [NumLanes-1:0][63:0] mb_off_q;
-  mbar_word_t [NumLanes-1:0] mb_word_q;
+  logic [NumLanes*16-1:0]  mb_cta_q;
+  logic [NumLanes*64-1:0]  mb_off_q;
+  logic [NumLanes*MbarWordBits-1:0] mb_word_q;  // mbar_word_t
   logic [4:0]              mb_idx_q, mb_idx_d;   // the entry of the current lane
   logic [4:0]              mb_next_q, mb_next_d; // first free entry
   logic                    ev_completed_q, ev_completed_d;
@@ -539,15 +575,15 @@ module stu_store_unit
   logic [31:0] tx_bytes;
   always_comb begin
     tx_bytes = '0;
-    for (int unsigned b = 0; b < MaxAccessBytes; b++)
-      tx_bytes = tx_bytes + 32'(acc_q[mlane].byte_mask[b]);
+    for (int unsigned b = 0; b < SectorBytes; b++)
+      tx_bytes = tx_bytes + 32'(acc_mask_q[mlane*SectorBytes + b]);
   end
 
   stu_mbarrier u_mbarrier (
     .clk_i, .rst_ni,
     .in_valid_i (mb_in_valid),
     .in_ready_o (mb_in_ready),
-    .word_i     (mb_word_q[mb_idx_q]),
+    .word_i     (mb_word_q[mb_idx_q*MbarWordBits +: MbarWordBits]),
     .op_i       (MbarOpCompleteTx),
     .count_i    (tx_bytes),
     .out_valid_o(mb_out_valid),
@@ -562,10 +598,10 @@ module stu_store_unit
   always_comb begin
     mbar_fault = m_fault_q;
     if (mbar_fault == FaultNone && m_dest_q.space != MemShared) mbar_fault = FaultMbarNotShared;
-    if (mbar_fault == FaultNone && mbar_q[mlane][2:0] != 3'd0) mbar_fault = FaultMbarMisaligned;
+    if (mbar_fault == FaultNone && mbar_q[mlane*64 +: 3] != 3'd0) mbar_fault = FaultMbarMisaligned;
     if (mbar_fault == FaultNone && !fits(m_off_q, 64'd8, shared_bytes_q))
       mbar_fault = FaultOutOfAllocation;
-    if (mbar_fault == FaultNone && m_dest_q.cta != acc_q[mlane].dest.cta)
+    if (mbar_fault == FaultNone && m_dest_q.cta != lane_cta[mlane*16 +: 16])
       mbar_fault = FaultMbarCtaMismatch;
   end
 
@@ -576,7 +612,8 @@ module stu_store_unit
     mb_hit     = 1'b0;
     mb_hit_idx = '0;
     for (int e = NumLanes - 1; e >= 0; e--) begin
-      if (mb_valid_q[e] && mb_cta_q[e] == m_dest_q.cta && mb_off_q[e] == m_off_q) begin
+      if (mb_valid_q[e] && mb_cta_q[e*16 +: 16] == m_dest_q.cta &&
+          `STU_SU_W64(mb_off_q, e) == m_off_q) begin
         mb_hit     = 1'b1;
         mb_hit_idx = 5'(e);
       end
@@ -598,12 +635,25 @@ module stu_store_unit
   // The coalescer and the TMEM write datapath.
   logic co_in_valid, co_in_ready, co_out_valid, co_last;
   line_req_t co_req;
+  logic [NumLanes*LaneAccessBits-1:0] co_acc;  // lane_access_t of lane l at [l*W +: W]
+  lane_access_t a;
+  always_comb begin
+    a = '0;
+    for (int unsigned l = 0; l < NumLanes; l++) begin
+      a.dest      = `STU_SU_DEST(acc_dest_q, l);
+      a.offset    = `STU_SU_W64(acc_off_q, l);
+      a.size      = size;
+      a.byte_mask = acc_mask_q[l*SectorBytes +: SectorBytes];
+      a.data      = acc_data_q[l*SectorBytes*8 +: SectorBytes*8];
+      co_acc[l*LaneAccessBits +: LaneAccessBits] = a;
+    end
+  end
   stu_coalescer u_coalescer (
     .clk_i, .rst_ni,
     .in_valid_i  (co_in_valid),
     .in_ready_o  (co_in_ready),
     .lane_valid_i(stored_q),
-    .acc_i       (acc_q),
+    .acc_i       (co_acc),
     .group_log2_i(group_log2_q),
     .out_valid_o (co_out_valid),
     .out_ready_i (req_ready_i),
@@ -630,8 +680,8 @@ module stu_store_unit
 
   logic tw_in_valid, tw_in_ready, tw_out_valid, tw_out_ready, tw_write_valid, tw_last;
   tmem_write_t tw_wr;
-  logic [NumLanes-1:0][FaultBits-1:0] tw_fault;  // stu_pkg::fault_e per thread
-  logic [NumLanes-1:0][31:0] tw_fault_addr;
+  logic [NumLanes*FaultBits-1:0] tw_fault;  // stu_pkg::fault_e per thread
+  logic [NumLanes*32-1:0] tw_fault_addr;
   tmem_shape_e shape_q;
   logic [7:0] num_q;
   logic unpack_q;
@@ -645,7 +695,7 @@ module stu_store_unit
     .shape_i      (shape_q),
     .num_i        (num_q),
     .unpack_i     (unpack_q),
-    .taddr_i      (addr_q[0][31:0]),
+    .taddr_i      (addr_q[31:0]),
     .split_i      (split_q),
     .quarter_i    (warp_q[1:0]),
     .alloc_i      (alloc_mask),
@@ -677,7 +727,7 @@ module stu_store_unit
   always_comb begin
     tmem_bytes = '0;
     for (int unsigned t = 0; t < NumLanes; t++) begin
-      if (tw_fault[t] == FaultNone) tmem_bytes = tmem_bytes + 32'd4;
+      if (`STU_SU_FLT(tw_fault, t) == FaultNone) tmem_bytes = tmem_bytes + 32'd4;
     end
     tmem_bytes = tmem_bytes * 32'(regs_per_rep) * 32'(num_q) * (unpack_q ? 32'd2 : 32'd1);
   end
@@ -687,8 +737,10 @@ module stu_store_unit
   logic addr_uniform;
   always_comb begin
     addr_uniform = 1'b1;
-    for (int unsigned l = 1; l < NumLanes && in_kind_i == KindTcgen05; l++) begin
-      if (gen_addr[l] != gen_addr[0]) addr_uniform = 1'b0;
+    if (in_kind_i == KindTcgen05) begin
+      for (int unsigned l = 1; l < NumLanes; l++) begin
+        if (`STU_SU_W64(gen_addr, l) != gen_addr[63:0]) addr_uniform = 1'b0;
+      end
     end
   end
   fault_e warp_fault;
@@ -697,7 +749,7 @@ module stu_store_unit
     if (in_kind_i == KindTcgen05) begin
       if (in_active_i != '1) warp_fault = FaultTmemInactiveThreads;
       else if (!addr_uniform) warp_fault = FaultTmemAddrNotUniform;
-      else if (gen_addr[0][63:32] != '0 || 64'(in_cta_i) >= cluster_q)
+      else if (gen_addr[63:32] != '0 || 64'(in_cta_i) >= cluster_q)
         warp_fault = FaultOutOfWindow;
     end else if (64'(in_cta_i) >= cluster_q) begin
       warp_fault = FaultBadInstruction;
@@ -710,7 +762,7 @@ module stu_store_unit
   always_comb begin
     lines_expected = 1'b0;
     for (int unsigned l = 0; l < NumLanes; l++) begin
-      if (stored_q[l] && |acc_q[l].byte_mask) lines_expected = 1'b1;
+      if (stored_q[l] && |acc_mask_q[l*SectorBytes +: SectorBytes]) lines_expected = 1'b1;
     end
   end
 
@@ -719,8 +771,8 @@ module stu_store_unit
   always_comb begin
     lanes_done = mp_q == 6'd32;
     for (int unsigned l = 0; l < NumLanes; l++) begin
-      if (lst_q[l] != LIdle && lst_q[l] != LDone) lanes_done = 1'b0;
-      if (run_q[l] && lst_q[l] == LIdle) lanes_done = 1'b0;  // its group has not entered yet
+      if (`STU_SU_LST(lst_q, l) != LIdle && `STU_SU_LST(lst_q, l) != LDone) lanes_done = 1'b0;
+      if (run_q[l] && `STU_SU_LST(lst_q, l) == LIdle) lanes_done = 1'b0;  // group not entered
     end
   end
 
@@ -768,7 +820,7 @@ module stu_store_unit
     mb_update         = 1'b0;
     lane_fault        = '0;
     lane_fault_addr   = '0;
-    for (int unsigned l = 0; l < NumLanes; l++) lane_fault_kind[l] = FaultNone;
+    for (int unsigned l = 0; l < NumLanes; l++) `STU_SU_FLT(lane_fault_kind, l) = FaultNone;
     lane_commit       = '0;
 
     unique case (state_q)
@@ -779,43 +831,43 @@ module stu_store_unit
           for (int unsigned l = 0; l < NumLanes; l++) begin
             if (run_q[l] && 6'(l >> group_log2_q) == grp_q) begin
               sa_in_valid[l] = 1'b1;
-              lst_d[l]       = LAlign;
+              `STU_SU_LST(lst_d, l)       = LAlign;
             end
           end
           grp_d = grp_q + 6'd1;
         end
         for (int unsigned l = 0; l < NumLanes; l++) begin
-          unique case (lst_q[l])
+          unique case (`STU_SU_LST(lst_q, l))
             LAlign: if (sa_out_valid[l]) begin
               sa_take[l] = 1'b1;
               if (sa_fault[l]) begin
                 lane_fault[l]      = 1'b1;
-                lane_fault_kind[l] = FaultMisaligned;
-                lane_fault_addr[l] = addr_q[l];
+                `STU_SU_FLT(lane_fault_kind, l) = FaultMisaligned;
+                `STU_SU_W64(lane_fault_addr, l) = `STU_SU_W64(addr_q, l);
               end else begin
                 forced_d[l] = sa_forced[l];  // forced down, whatever the later checks say
-                lst_d[l]    = LResolve;
+                `STU_SU_LST(lst_d, l)    = LResolve;
               end
             end
             LResolve: if (rs_out_valid[l]) begin
               rs_take[l] = 1'b1;
-              if (rs_fault[l] != FaultNone) begin
+              if (`STU_SU_FLT(rs_fault, l) != FaultNone) begin
                 lane_fault[l]      = 1'b1;
-                lane_fault_kind[l] = rs_fault[l];
-                lane_fault_addr[l] = a_addr_q[l];
+                `STU_SU_FLT(lane_fault_kind, l) = `STU_SU_FLT(rs_fault, l);
+                `STU_SU_W64(lane_fault_addr, l) = `STU_SU_W64(a_addr_q, l);
               end else begin
-                lst_d[l] = LCheck;  // the checks read the captured destination next cycle
+                `STU_SU_LST(lst_d, l) = LCheck;  // the checks read the captured destination next cycle
               end
             end
             LCheck: begin
-              if (check_fault[l] != FaultNone) begin
+              if (`STU_SU_FLT(check_fault, l) != FaultNone) begin
                 lane_fault[l]      = 1'b1;
-                lane_fault_kind[l] = check_fault[l];
-                lane_fault_addr[l] = a_addr_q[l];
-              end else if (acc_q[l].dest.space == MemGlobal) begin
-                lst_d[l] = LAlloc;
+                `STU_SU_FLT(lane_fault_kind, l) = `STU_SU_FLT(check_fault, l);
+                `STU_SU_W64(lane_fault_addr, l) = `STU_SU_W64(a_addr_q, l);
+              end else if (lane_space[l*MemSpaceBits +: MemSpaceBits] == MemGlobal) begin
+                `STU_SU_LST(lst_d, l) = LAlloc;
               end else if (kind_q == KindAsync) begin
-                lst_d[l] = LMbar;
+                `STU_SU_LST(lst_d, l) = LMbar;
               end else begin
                 lane_commit[l] = 1'b1;
               end
@@ -825,8 +877,8 @@ module stu_store_unit
               if (alloc_rsp_valid_i[l]) begin
                 if (!alloc_rsp_ok_i[l]) begin
                   lane_fault[l]      = 1'b1;
-                  lane_fault_kind[l] = FaultOutOfAllocation;
-                  lane_fault_addr[l] = a_addr_q[l];
+                  `STU_SU_FLT(lane_fault_kind, l) = FaultOutOfAllocation;
+                  `STU_SU_W64(lane_fault_addr, l) = `STU_SU_W64(a_addr_q, l);
                 end else begin
                   // (st.async's data is shared: a global lane failed the space rule already.)
                   lane_commit[l] = 1'b1;
@@ -841,9 +893,9 @@ module stu_store_unit
         unique case (ms_q)
           MScan: begin
             if (mp_q != 6'd32) begin
-              if (!run_q[mlane] || lst_q[mlane] == LDone) begin
+              if (!run_q[mlane] || `STU_SU_LST(lst_q, mlane) == LDone) begin
                 mp_d = mp_q + 6'd1;
-              end else if (lst_q[mlane] == LMbar) begin
+              end else if (`STU_SU_LST(lst_q, mlane) == LMbar) begin
                 rm_in_valid = 1'b1;
                 ms_d        = MResolve;
               end
@@ -858,8 +910,8 @@ module stu_store_unit
           MCheck: begin
             if (mbar_fault != FaultNone) begin
               lane_fault[mlane]      = 1'b1;
-              lane_fault_kind[mlane] = mbar_fault;
-              lane_fault_addr[mlane] = mbar_q[mlane];
+              `STU_SU_FLT(lane_fault_kind, mlane) = mbar_fault;
+              `STU_SU_W64(lane_fault_addr, mlane) = `STU_SU_W64(mbar_q, mlane);
               ms_d                   = MScan;
               mp_d                   = mp_q + 6'd1;
             end else if (mb_hit) begin
@@ -887,8 +939,8 @@ module stu_store_unit
             if (mb_out_valid) begin
               if (mb_fault != FaultNone) begin
                 lane_fault[mlane]      = 1'b1;
-                lane_fault_kind[mlane] = mb_fault;
-                lane_fault_addr[mlane] = mbar_q[mlane];
+                `STU_SU_FLT(lane_fault_kind, mlane) = mb_fault;
+                `STU_SU_W64(lane_fault_addr, mlane) = `STU_SU_W64(mbar_q, mlane);
                 ms_d                   = MScan;
                 mp_d                   = mp_q + 6'd1;
               end else begin
@@ -962,14 +1014,14 @@ module stu_store_unit
     for (int unsigned l = 0; l < NumLanes; l++) begin
       if (lane_commit[l]) begin
         stored_d[l]  = 1'b1;
-        any_global_d = any_global_d || acc_q[l].dest.space == MemGlobal;
-        any_shared_d = any_shared_d || acc_q[l].dest.space == MemShared;
+        any_global_d = any_global_d || lane_space[l*MemSpaceBits +: MemSpaceBits] == MemGlobal;
+        any_shared_d = any_shared_d || lane_space[l*MemSpaceBits +: MemSpaceBits] == MemShared;
       end
-      if (lane_fault[l] || lane_commit[l]) lst_d[l] = LDone;
+      if (lane_fault[l] || lane_commit[l]) `STU_SU_LST(lst_d, l) = LDone;
     end
 
     if (tmem_done) begin
-      for (int unsigned t = 0; t < NumLanes; t++) stored_d[t] = tw_fault[t] == FaultNone;
+      for (int unsigned t = 0; t < NumLanes; t++) stored_d[t] = `STU_SU_FLT(tw_fault, t) == FaultNone;
     end
 
     // A new warp.
@@ -982,7 +1034,7 @@ module stu_store_unit
       mb_valid_d   = '0;
       mb_next_d    = '0;
       grp_d        = '0;
-      for (int unsigned l = 0; l < NumLanes; l++) lst_d[l] = LIdle;
+      for (int unsigned l = 0; l < NumLanes; l++) `STU_SU_LST(lst_d, l) = LIdle;
       ms_d         = MScan;
       mp_d         = in_kind_i == KindAsync ? 6'd0 : 6'd32;
       state_d      = Lanes;
@@ -1012,7 +1064,7 @@ module stu_store_unit
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= Idle;
-      for (int unsigned l = 0; l < NumLanes; l++) lst_q[l] <= LIdle;
+      for (int unsigned l = 0; l < NumLanes; l++) `STU_SU_LST(lst_q, l) <= LIdle;
       ms_q    <= MScan;
       mp_q    <= 6'd32;
       grp_q   <= 6'd32;
@@ -1080,49 +1132,48 @@ module stu_store_unit
       if (take) begin
         // A non-uniform TMEM address faults every lane at its own address; other warp faults
         // name the TMEM address (tcgen05.st) or none.
-        fault_q[l]      <= (in_active_i[l] || warp_fault == FaultTmemAddrNotUniform) ? warp_fault
-                                                                                    : FaultNone;
-        fault_addr_q[l] <= warp_fault == FaultTmemAddrNotUniform ? gen_addr[l]
-                         : (in_kind_i == KindTcgen05 && warp_fault == FaultOutOfWindow) ?
-                           gen_addr[0] : '0;
+        `STU_SU_FLT(fault_q, l) <= (in_active_i[l] || warp_fault == FaultTmemAddrNotUniform) ?
+                                   warp_fault : FaultNone;
+        `STU_SU_W64(fault_addr_q, l) <=
+            warp_fault == FaultTmemAddrNotUniform ? `STU_SU_W64(gen_addr, l)
+          : (in_kind_i == KindTcgen05 && warp_fault == FaultOutOfWindow) ? gen_addr[63:0] : '0;
       end else if (tmem_done) begin
-        fault_q[l]      <= fault_e'(tw_fault[l]);
-        fault_addr_q[l] <= 64'(tw_fault_addr[l]);
+        `STU_SU_FLT(fault_q, l)      <= `STU_SU_FLT(tw_fault, l);
+        `STU_SU_W64(fault_addr_q, l) <= 64'(tw_fault_addr[l*32 +: 32]);
       end else if (lane_fault[l]) begin
-        fault_q[l]      <= lane_fault_kind[l];
-        fault_addr_q[l] <= lane_fault_addr[l];
+        `STU_SU_FLT(fault_q, l)      <= `STU_SU_FLT(lane_fault_kind, l);
+        `STU_SU_W64(fault_addr_q, l) <= `STU_SU_W64(lane_fault_addr, l);
       end
       if (sa_take[l]) begin
-        a_addr_q[l]            <= sa_addr[l];
-        acc_q[l].size          <= size;
-        acc_q[l].byte_mask     <= sa_mask[l] >> sa_addr[l][4:0];
-        acc_q[l].data          <= sa_data[l] >> {sa_addr[l][4:0], 3'b000};
+        `STU_SU_W64(a_addr_q, l) <= `STU_SU_W64(sa_addr, l);
+        acc_mask_q[l*SectorBytes +: SectorBytes] <=
+            sa_mask[l*SectorBytes +: SectorBytes] >> sa_addr[l*64 +: 5];
+        acc_data_q[l*SectorBytes*8 +: SectorBytes*8] <=
+            sa_data[l*SectorBytes*8 +: SectorBytes*8] >> {sa_addr[l*64 +: 5], 3'b000};
       end
       if (rs_take[l]) begin
-        acc_q[l].dest   <= rs_dest[l];
-        acc_q[l].offset <= rs_off[l];
+        `STU_SU_DEST(acc_dest_q, l) <= `STU_SU_DEST(rs_dest, l);
+        `STU_SU_W64(acc_off_q, l)   <= `STU_SU_W64(rs_off, l);
       end
     end
     if (mb_load) begin
-      mb_cta_q[mb_next_q]  <= m_dest_q.cta;
-      mb_off_q[mb_next_q]  <= m_off_q;
-      mb_word_q[mb_next_q] <= mbar_rd_word_i;
+      mb_cta_q[mb_next_q*16 +: 16]                     <= m_dest_q.cta;
+      mb_off_q[mb_next_q*64 +: 64]                     <= m_off_q;
+      mb_word_q[mb_next_q*MbarWordBits +: MbarWordBits] <= mbar_rd_word_i;
     end
-    if (mb_update) mb_word_q[mb_idx_q] <= mb_word_out;
+    if (mb_update) mb_word_q[mb_idx_q*MbarWordBits +: MbarWordBits] <= mb_word_out;
   end
 
   // Ports fed from the captured state.
-  always_comb begin
-    for (int unsigned l = 0; l < NumLanes; l++) alloc_req_addr_o[l] = acc_q[l].offset;
-  end
+  assign alloc_req_addr_o = acc_off_q;
   assign alloc_req_size_o = size;
   assign mbar_rd_cta_o    = m_dest_q.cta;
   assign mbar_rd_offset_o = m_off_q;
-  assign mbar_wr_cta_o    = mb_cta_q[wb_idx];
-  assign mbar_wr_offset_o = mb_off_q[wb_idx];
-  assign mbar_wr_word_o   = mb_word_q[wb_idx];
-  assign ev_cta_o         = mb_cta_q[mb_idx_q];
-  assign ev_offset_o      = mb_off_q[mb_idx_q];
+  assign mbar_wr_cta_o    = mb_cta_q[wb_idx*16 +: 16];
+  assign mbar_wr_offset_o = mb_off_q[wb_idx*64 +: 64];
+  assign mbar_wr_word_o   = mb_word_q[wb_idx*MbarWordBits +: MbarWordBits];
+  assign ev_cta_o         = mb_cta_q[mb_idx_q*16 +: 16];
+  assign ev_offset_o      = mb_off_q[mb_idx_q*64 +: 64];
   assign ev_bytes_o       = tx_bytes;
   assign ev_lane_o        = mlane;
   assign ev_completed_o   = ev_completed_q;
@@ -1163,12 +1214,19 @@ module stu_store_unit
   // A lane never both faults and stores; the status comes after every lane is done. At most
   // one group enters per cycle, and only lanes of that group.
   for (genvar l = 0; l < NumLanes; l++) begin : gen_lane_asserts
-    `ASSERT_EDGE(LaneOutcome_A, !(stored_q[l] && fault_q[l] != FaultNone), st_valid_o)
-    `ASSERT_EDGE(StatusAfterLanes_A, lst_q[l] == LIdle || lst_q[l] == LDone, st_valid_o)
+    `ASSERT_EDGE(LaneOutcome_A, !(stored_q[l] && `STU_SU_FLT(fault_q, l) != FaultNone),
+                 st_valid_o)
+    `ASSERT_EDGE(StatusAfterLanes_A,
+                 `STU_SU_LST(lst_q, l) == LIdle || `STU_SU_LST(lst_q, l) == LDone, st_valid_o)
     `ASSERT_I(OneGroup_A, !(rst_ni && state_q == Lanes) || !sa_in_valid[l] ||
                           6'(l >> group_log2_q) == grp_q)
   end
   // One barrier copy per lane at most.
   `ASSERT_IF(MbarCopies_A, mb_next_q != 5'd31 || !mb_valid_q[31], ms_q == MRead)
+
+`undef STU_SU_LST
+`undef STU_SU_FLT
+`undef STU_SU_W64
+`undef STU_SU_DEST
 
 endmodule
