@@ -43,9 +43,17 @@ module stu_coalescer
 
   localparam int unsigned KeyBits = DestBits + 64 - $clog2(LineBytes);
 
-  // Lanes of the warp being coalesced, and G - 1 of its same-location rule.
-  logic [NumLanes*LaneAccessBits-1:0] acc_q;
-  logic         [4:0]          flip_q;
+  // The warp being coalesced, kept in the form the merge reads (written when the warp is
+  // taken): each lane's destination and line number, and its bytes by sector and by byte of
+  // the sector, lanes across: sec_q[s] bit l: lane l's access lies in sector s; col_q[j] bit l:
+  // it writes byte j of its sector; dat_q[j] byte l: what it writes there. G - 1 of the warp's
+  // same-location rule.
+  localparam int unsigned LocBits = DestBits + 64 - $clog2(LineBytes);
+  logic [NumLanes*LocBits-1:0]       loc_q;
+  logic [NumSectors*NumLanes-1:0]    sec_q;
+  logic [SectorBytes*NumLanes-1:0]   col_q;
+  logic [SectorBytes*NumLanes*8-1:0] dat_q;
+  logic [4:0]                        flip_q;
 
   // Output register (its valid and last bits are the ordering's).
   line_req_t req_q, req_d;
@@ -104,55 +112,42 @@ module stu_coalescer
     .last_o
   );
 
-  // The line merged from the lanes of the next line (ascending rank: the last wins).
-  logic [4:0]               mlane;  // the lane merged at rank r
-  /* verilator lint_off UNUSEDSIGNAL */
-  lane_access_t             facc;   // the first lane's access
-  lane_access_t             macc;   // lane mlane's access
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic [LineBytes-1:0]     mmask;  // the line's bytes merged so far
+  // The line merged from the lanes of the next line. Byte by byte, every lane that writes the
+  // byte is a candidate, and the one of highest rank wins (merging in ascending rank, the last
+  // one merged wins): rank r is lane r ^ flip, so the candidates are moved to rank order, the
+  // highest one is kept, and its rank goes back to a lane. Each byte is one flat select, with
+  // no chain from lane to lane.
+  logic [NumLanes-1:0]      cand, top;
+  logic [4:0]               wlane;  // the byte's winner
+  logic [NumLanes*8-1:0]    col;    // byte j of every lane's sector
+  logic [LineBytes-1:0]     mmask;
   logic [LineBytes*8-1:0]   mdata;
+  logic [LocBits-1:0]       floc;  // the first lane's destination and line number
   line_req_t                line;
-  logic [1:0]               sec;
-  logic [4:0]               in_sec;
-  logic [SectorBytes-1:0]   lane_mask;
-  logic [SectorBytes*8-1:0] lane_data;
   always_comb begin
+    cand  = '0;
+    top   = '0;
+    wlane = '0;
+    col   = '0;
+    mmask = '0;
+    mdata = '0;
+    floc  = loc_q[first*LocBits +: LocBits];
     line            = '0;
-    sec             = '0;
-    in_sec          = '0;
-    lane_mask       = '0;
-    lane_data       = '0;
-    mlane           = '0;
-    macc            = '0;
-    mmask           = '0;
-    mdata           = '0;
-    facc            = acc_q[first*LaneAccessBits +: LaneAccessBits];
-    line.dest       = facc.dest;
-    line.line       = {facc.offset[63:$clog2(LineBytes)], 7'd0};
+    line.dest       = floc[LocBits-1 -: DestBits];
+    line.line       = {floc[LocBits-DestBits-1:0], 7'd0};
     line.lane_mask  = match;
     line.first_lane = first;
     // (Merged only while a line is pending: the loops cost simulation time on every edge.)
     if (any_pending) begin
-      for (int unsigned r = 0; r < NumLanes; r++) begin
-        mlane = 5'(r) ^ flip_q;
-        if (match[mlane]) begin
-          macc      = acc_q[mlane*LaneAccessBits +: LaneAccessBits];
-          sec       = macc.offset[6:5];
-          in_sec    = macc.offset[4:0];
-          lane_mask = macc.byte_mask << in_sec;
-          lane_data = macc.data << {in_sec, 3'b000};
-          // (Constant indices: a write at a variable index is a shifter per byte in hardware.)
-          for (int unsigned s = 0; s < NumSectors; s++) begin
-            if (sec == 2'(s)) begin
-              for (int unsigned b = 0; b < SectorBytes; b++) begin
-                if (lane_mask[b]) begin
-                  mmask[s*SectorBytes+b]          = 1'b1;
-                  mdata[(s*SectorBytes+b)*8 +: 8] = lane_data[b*8 +: 8];
-                end
-              end
-            end
-          end
+      for (int unsigned b = 0; b < LineBytes; b++) begin
+        cand = match & sec_q[(b / SectorBytes)*NumLanes +: NumLanes] &
+               col_q[(b % SectorBytes)*NumLanes +: NumLanes];
+        if (cand != '0) begin
+          top             = highest(by_xor(cand, flip_q));
+          wlane           = index_of(top) ^ flip_q;
+          col             = dat_q[(b % SectorBytes)*NumLanes*8 +: NumLanes*8];
+          mmask[b]        = 1'b1;
+          mdata[b*8 +: 8] = col[wlane*8 +: 8];
         end
       end
     end
@@ -163,13 +158,83 @@ module stu_coalescer
     end
   end
 
+  // The lanes of `v` moved by XOR with `f` (bit l to bit l ^ f): one swap of neighbours per
+  // bit of f. Its own inverse.
+  function automatic logic [NumLanes-1:0] by_xor(input logic [NumLanes-1:0] v,
+                                                 input logic [4:0] f);
+    logic [NumLanes-1:0] x;
+    x = v;
+    if (f[0]) x = ((x & 32'h5555_5555) << 1) | ((x >> 1) & 32'h5555_5555);
+    if (f[1]) x = ((x & 32'h3333_3333) << 2) | ((x >> 2) & 32'h3333_3333);
+    if (f[2]) x = ((x & 32'h0F0F_0F0F) << 4) | ((x >> 4) & 32'h0F0F_0F0F);
+    if (f[3]) x = ((x & 32'h00FF_00FF) << 8) | ((x >> 8) & 32'h00FF_00FF);
+    if (f[4]) x = ((x & 32'h0000_FFFF) << 16) | ((x >> 16) & 32'h0000_FFFF);
+    by_xor = x;
+  endfunction
+  // The highest set bit of `v` alone: a bit survives when no bit above it is set.
+  function automatic logic [NumLanes-1:0] highest(input logic [NumLanes-1:0] v);
+    logic [NumLanes-1:0] above;  // bit i: a bit above i is set
+    above = v >> 1;
+    above = above | (above >> 1);
+    above = above | (above >> 2);
+    above = above | (above >> 4);
+    above = above | (above >> 8);
+    above = above | (above >> 16);
+    highest = v & ~above;
+  endfunction
+  // The index of the one set bit of `v`.
+  function automatic logic [4:0] index_of(input logic [NumLanes-1:0] v);
+    index_of = {|(v & 32'hFFFF_0000), |(v & 32'hFF00_FF00), |(v & 32'hF0F0_F0F0),
+                |(v & 32'hCCCC_CCCC), |(v & 32'hAAAA_AAAA)};
+  endfunction
+
   logic take;
   assign take  = in_valid_i && in_ready_o;
   assign req_d = pick ? line : req_q;
 
+  // A taken warp's lanes in the merge's form: each lane's bytes moved to their place in its
+  // sector, then laid out by sector and byte across the lanes. (Worked out only in the cycle a
+  // warp is taken: the loops would cost simulation time whenever an input changes.)
+  /* verilator lint_off UNUSEDSIGNAL */
+  lane_access_t t_acc;  // (its size is not read)
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [SectorBytes-1:0]            t_mask;
+  logic [SectorBytes*8-1:0]          t_data;
+  logic [NumLanes*LocBits-1:0]       t_loc;
+  logic [NumSectors*NumLanes-1:0]    t_sec;
+  logic [SectorBytes*NumLanes-1:0]   t_col;
+  logic [SectorBytes*NumLanes*8-1:0] t_dat;
+  always_comb begin
+    t_acc  = '0;
+    t_mask = '0;
+    t_data = '0;
+    t_loc  = '0;
+    t_sec  = '0;
+    t_col  = '0;
+    t_dat  = '0;
+    if (take) begin
+      for (int unsigned l = 0; l < NumLanes; l++) begin
+        t_acc  = acc_i[l*LaneAccessBits +: LaneAccessBits];
+        t_mask = t_acc.byte_mask << t_acc.offset[4:0];
+        t_data = t_acc.data << {t_acc.offset[4:0], 3'b000};
+        t_loc[l*LocBits +: LocBits] = {t_acc.dest, t_acc.offset[63:$clog2(LineBytes)]};
+        for (int unsigned s = 0; s < NumSectors; s++) begin
+          t_sec[s*NumLanes + l] = t_acc.offset[6:5] == 2'(s);
+        end
+        for (int unsigned j = 0; j < SectorBytes; j++) begin
+          t_col[j*NumLanes + l]          = t_mask[j];
+          t_dat[(j*NumLanes + l)*8 +: 8] = t_data[j*8 +: 8];
+        end
+      end
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (take) begin
-      acc_q  <= acc_i;
+      loc_q  <= t_loc;
+      sec_q  <= t_sec;
+      col_q  <= t_col;
+      dat_q  <= t_dat;
       flip_q <= 5'((6'd1 << group_log2_i) - 6'd1);
     end
     req_q <= req_d;

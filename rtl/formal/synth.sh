@@ -17,7 +17,7 @@ command -v yosys >/dev/null 2>&1 || { echo "synth: yosys not found: skipped"; ex
 # (READ_ONLY): its synthesis runs yosys past 16 GB of memory.
 ALL=(sector_mask store_align mbarrier addr_resolve l2_action policy_decode cache_way_select
      ram_1r1w addr_gen tmem_alloc coalescer_order coalescer store_path)
-READ_ONLY=(coalescer)
+READ_ONLY=()
 # Synthesised hierarchically, as a flow synthesises a top: the blocks a parent instantiates are
 # black boxes (each has a row of its own), so its row is its own logic, and the instances of
 # each block are counted under it.
