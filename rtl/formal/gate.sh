@@ -43,7 +43,8 @@ fi
 status=0
 for b in "${blocks[@]}"; do
   net=$work/stu_$b.netlist.sv
-  if ! yosys -q -l "$work/$b.log" -p "read_verilog -sv -DSYNTHESIS -I$work/src $work/src/stu_$b.sv; hierarchy -top stu_$b; synth -flatten -top stu_$b; write_verilog -noattr $work/$b.v" >/dev/null 2>&1; then
+  files=$(yosys_files "$work/src" "$b" | awk '!seen[$0]++' | tr '\n' ' ')
+  if ! yosys -q -l "$work/$b.log" -p "read_verilog -sv -DSYNTHESIS -I$work/src $files; hierarchy -top stu_$b; synth -flatten -top stu_$b; write_verilog -noattr $work/$b.v" >/dev/null 2>&1; then
     echo "$b: yosys failed"
     grep -m3 ERROR "$work/$b.log" || true
     status=1
