@@ -88,6 +88,7 @@ const char* const kPtx[] = {
     "st.global.v8.b16 [$A], {$H, $H, $H, $H, $H, $H, $H, $H};",
     "st.shared.v8.u8 [$A], {$B, $B, $B, $B, $B, $B, $B, $B};",
     "st.global.L2::evict_last.u32 [$A], $R;",
+    "st.global.L2::evict_normal.u32 [$A], $R;",
     "st.global.L1::evict_first.L2::evict_first.v2.u32 [$A], {$R, $R};",
     "tcgen05.st.sync.aligned.32x32b.x4.b32 [$T], {$R, $R, $R, $R};",
     "tcgen05.st.sync.aligned.32x32b.x1.unpack::16b.b32 [$T], {$R};",
@@ -99,6 +100,7 @@ const char* const kPtx[] = {
 const char* const kSass[] = {
     "ST.E [R2], R4",     "ST.E.64 [R2+0x8], R4", "ST.E.128 [R2], R4",  "ST.E.U8 [R2+0x3], R4",
     "ST.E.S16 [R2], R4", "ST [R2], R4",          "ST.E [R2], R4, !PT", "ST.E.CG [R2+-0x10], R4",
+    "ST.E [0x1400], R4",  // Ra omitted: the immediate alone, an absolute 32-bit address
 };
 
 struct Form {
@@ -345,6 +347,7 @@ struct Bench {
       const unsigned b = unsigned(r.below(r.chance(0.9) ? 6 : 8));
       uint64_t mb = kMbarBase + 8 * b;
       if (r.chance(0.03)) mb += 4;
+      if (r.chance(0.02)) mb = cfg.shared_bytes - 8 * r.below(2);  // at or past the end
       const bool cluster = ins.space && isa::effective(*ins.space) == isa::Space::SharedCluster;
       const uint64_t rank =
           r.chance(0.9) ? (w.ops.addr[l] / cfg.map.shared_cta_stride) : r.below(4);
@@ -614,6 +617,9 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
   StoreResult g, t;
   std::optional<StoreUnitCoverage> cov;
   if (o.coverage) cov.emplace(*o.coverage, kForms);
+  // Drains and flushes between stores (with caches): drawn from their own generator, so the
+  // stores a seed makes do not depend on them.
+  Rng cmds(o.seed * 0xA0761D6478BD642Full + 13);
   for (uint64_t i = 0; i < o.txns; ++i) {
     const Bench::Warp w = b.gen(r, kForms);
     const uint64_t first_cycle = b.rtl->cycles();
@@ -635,6 +641,23 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
       if (diff.empty() && b.rtl->write_buffer_entries() != b.caches->write_buffer().size())
         diff = "write buffer: expected " + std::to_string(b.caches->write_buffer().size()) +
                " entries, actual " + std::to_string(b.rtl->write_buffer_entries());
+    }
+    if (diff.empty() && b.caches && cmds.chance(0.01)) {  // a drain (or a flush) after it
+      const bool flush = cmds.chance(0.4);
+      b.events.clear();
+      if (flush)
+        b.caches->flush(b.events);
+      else
+        b.caches->drain(b.events);
+      b.dram.insert(b.dram.end(), b.events.dram.begin(), b.events.dram.end());
+      b.rtl->drain_caches(flush);
+      diff = b.rtl->take_error();
+      if (diff.empty()) diff = compare_dram(b.dram, b.rtl->dram_writes());
+      if (diff.empty() && b.rtl->write_buffer_entries() != b.caches->write_buffer().size())
+        diff = "write buffer: expected " + std::to_string(b.caches->write_buffer().size()) +
+               " entries, actual " + std::to_string(b.rtl->write_buffer_entries());
+      if (!diff.empty()) diff = std::string(flush ? "the flush" : "the drain") +
+                                " after this store: " + diff;
     }
     ++res.txns;
     if (!diff.empty()) {

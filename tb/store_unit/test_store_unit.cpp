@@ -217,7 +217,9 @@ void expect_caches_agree(const golden::HierarchyConfig& hc, uint64_t seed, unsig
   const uint64_t kPolicies[] = {
       0x12F0000000000000ull,  // CUTLASS EVICT_FIRST
       0x14F0000000000000ull,  // CUTLASS EVICT_LAST
+      0x1000000000000000ull,  // CUTLASS EVICT_NORMAL: a hit takes the normal class
       golden::encode_fractional_policy(L2Priority::Last, L2Priority::Unchanged, 0.5f),
+      golden::encode_fractional_policy(L2Priority::Normal, L2Priority::First, 0.5f),
       golden::encode_fractional_policy(L2Priority::Unchanged, L2Priority::First, 0.25f),
       0,  // opaque
   };

@@ -50,4 +50,36 @@ if [[ $status -ne 1 ]] || ! grep -q "FAILED coalescer:broken seed 7" "$tmp/bad.o
 else
   echo "ok: a failing case fails the regression (exit 1), with its waveform"
 fi
+# 3. Mutation on the farm: scripts/slurm-mutate.sh splits a file's mutants into tasks of 4 and
+# merges the tasks' reports; tests/farm/mutate_stub.sh stands in for mutate.py's builds (a real
+# task rebuilds the store path for each mutant: minutes). Every mutant lands in the table once;
+# a survivor makes the run exit 1 and the merge name it.
+file=rtl/stu_sector_mask.sv
+n=$(python3 "$root/scripts/mutate.py" --list --files $file | wc -l)
+MUTATE=$root/tests/farm/mutate_stub.sh BUILD_ROOT=$tmp/builds "$root/scripts/slurm-mutate.sh" \
+  $file 4 "$tmp/mut" > "$tmp/mut.out" 2>&1
+status=$?
+tasks=$(( (n + 3) / 4 ))
+if [[ $status -ne 0 ]] || [[ $(wc -l < "$tmp/mut/tasks.txt") != "$tasks" ]] ||
+   ! grep -q "| \`stu_sector_mask.sv\` | $n | 0 | $n | 0 | 0 | 100 % |" "$tmp/mut/table.md"; then
+  echo "FAIL: mutation of $file on the cluster (status $status, $n mutants in $tasks tasks):"
+  sed 's/^/  | /' "$tmp/mut.out" "$tmp/mut/table.md" 2>/dev/null
+  fail=1
+else
+  echo "ok: mutation on Slurm: $n mutants in $tasks tasks, one table"
+fi
+survivor=""  # a mutant the equivalents file does not explain
+for m in $(python3 "$root/scripts/mutate.py" --list --files $file | cut -d: -f1-3); do
+  grep -q "^${m#rtl/} " "$root/tests/regress/mutation-equivalent.txt" || { survivor=$m; break; }
+done
+STUB_SURVIVOR=${survivor#rtl/} MUTATE=$root/tests/farm/mutate_stub.sh BUILD_ROOT=$tmp/builds \
+  "$root/scripts/slurm-mutate.sh" $file 4 "$tmp/mut2" > "$tmp/mut2.out" 2>&1
+status=$?
+if [[ $status -ne 1 ]] || ! grep -q "${survivor#rtl/}" "$tmp/mut2.out"; then
+  echo "FAIL: a surviving mutant on the cluster (status $status, survivor $survivor):"
+  sed 's/^/  | /' "$tmp/mut2.out"
+  fail=1
+else
+  echo "ok: a surviving mutant fails the run (exit 1) and is named"
+fi
 exit $fail
