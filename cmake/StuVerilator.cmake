@@ -33,7 +33,7 @@ set(STU_RTL_MUTANT_MODELS "" CACHE STRING "mutation testing: models Verilated fr
 set(STU_RTL_SNAPSHOT_DIR "" CACHE PATH "mutation testing: rtl/ as the run started, for the others")
 # Mutation testing of the store path: its models (19 MB of generated C++) compile file by file
 # at -O1 instead of as one unity TU at -O3 (about 46 s on 2 cores instead of 110 s on one,
-# per model; the regression then runs about 1.5x slower). Only the STU_RTL_MUTANT_MODELS.
+# per model; the regression then runs about 1.4x slower). Only the STU_RTL_MUTANT_MODELS.
 option(STU_RTL_MUTANT_QUICK "mutation testing: compile the mutant models file by file at -O1" OFF)
 # The verilator flags that both the models and the lint_<module> tests use.
 set(STU_VERILATOR_LINT_ARGS -Wall --assert)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# RTL code coverage: line and toggle points of every block's own Verilated model (not the store
-# path's: see docs/verification.md), counted while the coverage regression
+# RTL code coverage: line and toggle points of every block's own Verilated model, and line points
+# of the store path's (docs/verification.md), counted while the coverage regression
 # (tests/regress/coverage.txt) runs; merged with verilator_coverage, an lcov HTML report, and a
 # check that at least MIN % of the measured RTL lines were hit and that every line not hit has a
 # reason in rtl/coverage_waivers.txt.

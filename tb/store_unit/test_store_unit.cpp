@@ -324,6 +324,46 @@ TEST(StoreUnitCaches, TestGeometriesAgreeWithGoldenOnRandomStores) {
   expect_caches_agree(golden::HierarchyConfig{}, 7, 200);  // the defaults: the maxima
 }
 
+// An L2 hit by a store whose cache-hint priority is evict_normal makes the line normal again
+// (PTX createpolicy: evict_normal; golden and stu_l2_action: the normal class, not the line's
+// own kept): a line written with .L2::evict_first, then hit through a fractional policy that
+// gives every line evict_normal. The random tests seldom hit an evict-first line that way.
+TEST(StoreUnitCaches, AnEvictNormalHintMakesAHitLineNormal) {
+  const golden::HierarchyConfig hc = hierarchy(512, 2, 1024, 2, 2);
+  sts::GoldenModel gold(golden::ModelConfig{}, hc);
+  auto rtl = tb::make_rtl_model(golden::ModelConfig{}, hc);
+  ASSERT_TRUE(rtl->has_caches()) << rtl->no_caches_reason();
+  constexpr uint64_t kLine = 0x100000;
+  gold.image().allocations().add(kLine, 4096);
+  rtl->image().allocations().add(kLine, 4096);
+  const isa::Instruction first = parse("st.global.L2::evict_first.u32 [%rd1], %r1;");
+  const isa::Instruction hint = parse("st.global.L2::cache_hint.u32 [%rd1], %r1, %rd3;");
+  golden::WarpOperands ops;
+  ops.src.assign(32, golden::RegValue{});
+  for (unsigned l = 0; l < 32; ++l) {
+    ops.addr[l] = kLine + 4 * l;
+    ops.src[l].lo = 0x100 + l;
+    ops.policy[l] = golden::encode_fractional_policy(golden::L2Priority::Normal,
+                                                     golden::L2Priority::Normal, 1.0f);
+  }
+  const golden::WarpContext ctx{0, 0, ~0u};
+  golden::StoreResult go, ro;
+  for (const isa::Instruction* ins : {&first, &hint}) {
+    gold.execute(*ins, ctx, ops, go);
+    rtl->execute(*ins, ctx, ops, ro);
+    gold.drain_caches(false);  // the write buffer's entry goes to the L2
+    rtl->drain_caches(false);
+    ASSERT_EQ(rtl->take_error(), "");
+    const golden::CacheLookup g = gold.cache_line(sts::CacheLevel::L2, kLine);
+    const golden::CacheLookup x = rtl->cache_line(sts::CacheLevel::L2, kLine);
+    ASSERT_TRUE(g.hit && x.hit);
+    const golden::EvictClass want =
+        ins == &first ? golden::EvictClass::First : golden::EvictClass::Normal;
+    EXPECT_EQ(g.cls, want);
+    EXPECT_EQ(x.cls, want);
+  }
+}
+
 TEST(StoreUnitCaches, GeometryBeyondTheBlocksLeavesNoCachesAndSaysWhy) {
   auto m = tb::make_rtl_model(golden::ModelConfig{}, hierarchy(32 << 10, 4, 512 << 10, 16, 8));
   EXPECT_FALSE(m->has_caches());

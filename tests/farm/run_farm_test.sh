@@ -3,7 +3,9 @@
 # Slurm cluster on this machine (scripts/farm/local-slurm.sh), then scripts/slurm-regress.sh
 # on a regression list in 3 shards. Checks that the merged JUnit holds exactly the cases of the
 # same list run whole, in one process, with the same verdicts, and that a failing case fails
-# the regression. Skips (77) without root or Slurm.
+# the regression; then scripts/slurm-mutate.sh (tasks of a file's mutants, one merged table,
+# a survivor failing the run) with a stand-in for mutate.py's builds. Skips (77) without root
+# or Slurm.
 #
 #   run_farm_test.sh STU SOURCE_DIR
 set -uo pipefail
