@@ -1,13 +1,15 @@
 // rtl/stu_store_unit.sv through the `stu run --on rtl` model: directed stores whose effects are
 // worked out by hand (a coalesced warp is one full line; st.async completes its bytes on the
-// barrier; a misaligned lane faults alone; a tcgen05.st from the wrong quarter writes nothing),
-// then seeded cosimulation against golden::execute / execute_sass.
+// barrier; a misaligned lane faults alone; a tcgen05.st from the wrong quarter writes nothing;
+// SASS ST's address against the register count and without .E; an evict_normal hint on an L2
+// hit), then seeded cosimulation against golden::execute / execute_sass.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <iterator>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cosim_test.h"
@@ -17,6 +19,7 @@
 #include "stu/golden/executor.h"
 #include "stu/golden/policy.h"
 #include "stu/isa/parser.h"
+#include "stu/isa/sass.h"
 #include "stu/sts/model.h"
 
 namespace {
@@ -185,6 +188,71 @@ TEST(StoreUnit, Tcgen05FromTheWrongQuarterWritesNothing) {
   EXPECT_EQ(out.tmem[31].col_mask, 1u);
   EXPECT_EQ(out.tmem[31].data[0], 131u);
   EXPECT_EQ(m->image().cta(0).tmem_cells()[31 * golden::kTmemColumns], 131u);
+}
+
+// SASS ST's address against the register count (seed 002: Ra at or beyond the registers means
+// an absolute address, the zero-extended immediate; with .E, Ra+1 at or beyond them reads as
+// zero): `ST.E [R2+0x100], R4` with R2 = 0x2000 and R3 = 1, for counts 2, 3, 4 and 255.
+TEST(StoreUnit, SassRegisterCountDecidesTheAddress) {
+  struct Case {
+    uint32_t regs;
+    uint64_t addr;
+  };
+  const Case cases[] = {{255, 0x100002100}, {4, 0x100002100}, {3, 0x2100}, {2, 0x100}};
+  Diagnostics d;
+  const auto st = isa::parse_sass_st("ST.E [R2+0x100], R4", d);
+  ASSERT_TRUE(st && !d.has_errors());
+  for (const Case& c : cases) {
+    golden::ModelConfig cfg;
+    cfg.sass_regs = c.regs;
+    auto m = tb::make_rtl_model(cfg);
+    for (uint64_t base : {uint64_t(0), uint64_t(0x2000), uint64_t(0x100002000)})
+      m->image().allocations().add(base, 0x1000);
+    golden::SassRegisterFile rf;
+    rf.write(0, 2, 0x2000);
+    rf.write(0, 3, 1);
+    rf.write(0, 4, 0xC0FFEE00u + c.regs);
+    golden::StoreResult out;
+    m->execute_sass(*st, golden::WarpContext{0, 0, 1u}, rf, out);
+    const std::string at = "register count " + std::to_string(c.regs);
+    ASSERT_EQ(m->take_error(), "") << at;
+    EXPECT_EQ(out.fault_mask, 0u) << at;
+    ASSERT_EQ(out.lines.size(), 1u) << at;
+    EXPECT_EQ(out.lines[0].line, c.addr & ~uint64_t(127)) << at;
+    uint8_t b[4];
+    m->image().read(golden::Dest{}, c.addr, b, 4);
+    EXPECT_EQ(b[0], uint8_t(c.regs)) << at;
+    EXPECT_EQ(b[3], 0xC0) << at;
+  }
+}
+
+// Without .E the address is 32 bits: Ra plus the immediate modulo 2^32, zero-extended (seed
+// 002). `ST [R2+0x100], R4` with R2 = 0x2000 stores at 0x2100; with R2 = 0xFFFFFF80 the sum
+// wraps to 0x80.
+TEST(StoreUnit, SassWithoutEIsA32BitAddress) {
+  Diagnostics d;
+  const auto st = isa::parse_sass_st("ST [R2+0x100], R4", d);
+  ASSERT_TRUE(st && !d.has_errors());
+  for (const auto& [ra, addr] : {std::pair<uint32_t, uint64_t>{0x2000, 0x2100},
+                                 std::pair<uint32_t, uint64_t>{0xFFFFFF80u, 0x80}}) {
+    auto m = tb::make_rtl_model(golden::ModelConfig{});
+    m->image().allocations().add(0, 0x1000);
+    m->image().allocations().add(0x2000, 0x1000);
+    golden::SassRegisterFile rf;
+    rf.write(0, 2, ra);
+    rf.write(0, 3, 0x77);  // not read: no .E
+    rf.write(0, 4, 0xAB000000u + ra % 256);
+    golden::StoreResult out;
+    m->execute_sass(*st, golden::WarpContext{0, 0, 1u}, rf, out);
+    ASSERT_EQ(m->take_error(), "");
+    EXPECT_EQ(out.fault_mask, 0u) << std::hex << ra;
+    ASSERT_EQ(out.lines.size(), 1u) << std::hex << ra;
+    EXPECT_EQ(out.lines[0].line, addr & ~uint64_t(127)) << std::hex << ra;
+    uint8_t b[4];
+    m->image().read(golden::Dest{}, addr, b, 4);
+    EXPECT_EQ(b[0], uint8_t(ra % 256)) << std::hex << ra;
+    EXPECT_EQ(b[3], 0xAB) << std::hex << ra;
+  }
 }
 
 // The caches behind the top (stu_l1_wpath -> stu_l2_wslice) against golden's MemoryHierarchy
