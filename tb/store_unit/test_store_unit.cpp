@@ -1,8 +1,9 @@
 // rtl/stu_store_unit.sv through the `stu run --on rtl` model: directed stores whose effects are
 // worked out by hand (a coalesced warp is one full line; st.async completes its bytes on the
 // barrier; a misaligned lane faults alone; a tcgen05.st from the wrong quarter writes nothing;
-// SASS ST's address against the register count and without .E; an evict_normal hint on an L2
-// hit), then seeded cosimulation against golden::execute / execute_sass.
+// 32 barriers completed by one st.async warp; SASS ST's address against the register count
+// and without .E; an evict_normal hint on an L2 hit), then seeded cosimulation against
+// golden::execute / execute_sass.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -165,6 +166,37 @@ TEST(StoreUnit, StAsyncV4CompletesSixteenBytesPerLaneOnTheBarrier) {
   EXPECT_EQ(out.mbar[0].cta, 1u);
   EXPECT_TRUE(out.mbar[0].phase_completed);  // pending 0, tx 16 - 16 = 0
   EXPECT_EQ(m->image().mbar(1, 0x100).phase, 1u);
+}
+
+// A warp whose 32 lanes each complete a barrier of their own: the unit's copy of the warp's
+// barriers is full (32 entries), and each barrier, expecting 4 bytes (one lane's .u32) and no
+// more arrivals, completes its phase exactly once.
+TEST(StoreUnit, StAsyncToThirtyTwoBarriersCompletesEach) {
+  auto m = tb::make_rtl_model(cluster_of_two());
+  golden::MbarState s;
+  s.expected = 1;
+  s.pending = 0;
+  s.tx = 4;
+  for (unsigned l = 0; l < 32; ++l) m->image().set_mbar(1, 0x100 + 8 * l, s);
+  const isa::Instruction ins =
+      parse("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%rd1], %r1, [%rd2];");
+  golden::WarpOperands ops;
+  ops.src.assign(32, golden::RegValue{});
+  for (unsigned l = 0; l < 32; ++l) {
+    ops.addr[l] = (1ull << 24) + 0x400 + 4 * l;  // CTA 1
+    ops.mbar[l] = (1ull << 24) + 0x100 + 8 * l;
+    ops.src[l].lo = 0x5A000000u + l;
+  }
+  golden::StoreResult out;
+  m->execute(ins, golden::WarpContext{0, 0, ~0u}, ops, out);
+  EXPECT_EQ(m->take_error(), "");
+  EXPECT_EQ(out.fault_mask, 0u);
+  ASSERT_EQ(out.mbar.size(), 32u);
+  for (unsigned l = 0; l < 32; ++l) {
+    EXPECT_EQ(out.mbar[l].bytes, 4u) << l;
+    EXPECT_TRUE(out.mbar[l].phase_completed) << l;
+    EXPECT_EQ(m->image().mbar(1, 0x100 + 8 * l).phase, 1u) << l;
+  }
 }
 
 TEST(StoreUnit, Tcgen05FromTheWrongQuarterWritesNothing) {
