@@ -150,6 +150,9 @@ std::vector<Form> forms() {
 constexpr uint64_t kGlobalA = 0x10000, kGlobalB = 0xFFFF'FFFF'FFFF'F000ull;
 constexpr uint64_t kMbarBase = 0x400;  // shared offsets of the barriers (8 of them)
 
+std::string compare_dram(const std::vector<golden::DramWrite>& g,
+                         const std::vector<golden::DramWrite>* r);
+
 struct Bench {
   golden::ModelConfig cfg;
   std::unique_ptr<MachineState> gold;
@@ -160,6 +163,17 @@ struct Bench {
   std::optional<golden::MemoryHierarchy> caches;
   golden::HierarchyEvents events;
   std::vector<golden::DramWrite> dram;
+
+  // After the golden caches' step (its events in `events`): adds its DRAM writes to the log
+  // and compares the log and the write buffer's occupancy with the RTL's ("" when equal).
+  std::string caches_agree() {
+    dram.insert(dram.end(), events.dram.begin(), events.dram.end());
+    std::string d = compare_dram(dram, rtl->dram_writes());
+    if (d.empty() && rtl->write_buffer_entries() != caches->write_buffer().size())
+      d = "write buffer: expected " + std::to_string(caches->write_buffer().size()) +
+          " entries, actual " + std::to_string(rtl->write_buffer_entries());
+    return d;
+  }
 
   void setup(Rng& r, uint64_t seed, const RtlTrace* trace) {
     cfg = golden::ModelConfig{};
@@ -640,11 +654,7 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
     if (diff.empty() && b.caches) {
       b.events.clear();
       b.caches->store(g, b.events);
-      b.dram.insert(b.dram.end(), b.events.dram.begin(), b.events.dram.end());
-      diff = compare_dram(b.dram, b.rtl->dram_writes());
-      if (diff.empty() && b.rtl->write_buffer_entries() != b.caches->write_buffer().size())
-        diff = "write buffer: expected " + std::to_string(b.caches->write_buffer().size()) +
-               " entries, actual " + std::to_string(b.rtl->write_buffer_entries());
+      diff = b.caches_agree();
     }
     if (diff.empty() && b.caches && cmds.chance(0.01)) {  // a drain (or a flush) after it
       const bool flush = cmds.chance(0.4);
@@ -653,13 +663,9 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
         b.caches->flush(b.events);
       else
         b.caches->drain(b.events);
-      b.dram.insert(b.dram.end(), b.events.dram.begin(), b.events.dram.end());
       b.rtl->drain_caches(flush);
       diff = b.rtl->take_error();
-      if (diff.empty()) diff = compare_dram(b.dram, b.rtl->dram_writes());
-      if (diff.empty() && b.rtl->write_buffer_entries() != b.caches->write_buffer().size())
-        diff = "write buffer: expected " + std::to_string(b.caches->write_buffer().size()) +
-               " entries, actual " + std::to_string(b.rtl->write_buffer_entries());
+      if (diff.empty()) diff = b.caches_agree();
       if (!diff.empty())
         diff = std::string(flush ? "the flush" : "the drain") + " after this store: " + diff;
     }
