@@ -16,6 +16,7 @@
 
 #include "addr_resolver.h"
 #include "dram.h"
+#include "host_prefetch.h"
 #include "l1.h"
 #include "l2_slice.h"
 #include "lsu.h"
@@ -151,6 +152,7 @@ void TlmModel::run_pending() {
 const std::vector<golden::DramWrite>* TlmModel::dram_writes() const { return &top_->dram.log(); }
 
 TlmModel::~TlmModel() {
+  feed_thread_.reset();
   activate();
   top_.reset();
   // The simulation context is left to the process: SystemC 2.3 cannot always tear one down
@@ -254,12 +256,61 @@ bool TlmModel::next_at(PlannedOp& op) {
 }
 
 bool TlmModel::next_workload_op(PlannedOp& op) {
+  if (feed_thread_) return next_fed_op(op);
   if (ahead_ == Ahead::None) ahead_ = pull(feed_[cur_ ^ 1]) ? Ahead::Ready : Ahead::End;
   if (ahead_ == Ahead::End) return false;
   cur_ ^= 1;  // the op read ahead is now the current one; read the one after it
   const WarpOp& cur = feed_[cur_];
-  if (ctx_->hints) prefetch_leaving(cur);
+  if (ctx_->hints) hinted_ = leaving_hint(cur);
   ahead_ = pull(feed_[cur_ ^ 1]) ? Ahead::Ready : Ahead::End;
+  issue_workload_op(cur, nullptr, op);
+  return true;
+}
+
+// The plan thread's step: the workload's next op, its store planned, except a store whose
+// plan reads the barriers' states (st.async with an [mbar] operand: its complete-tx), which
+// the model's modules change as the run goes; that one is planned on the model's thread when
+// its turn comes, as without the plan thread. Every other plan reads only what no op changes:
+// the configuration, the windows, the allocations (their look-up cache is thread-safe) and
+// the TMEM allocation made at set-up.
+bool TlmModel::fill_ahead(AheadOp& slot) {
+  if (!workload_->next(slot.op)) return false;
+  const isa::Instruction* ins = slot.op.ins;
+  slot.planned = slot.op.kind == OpKind::Store && !(ins->op == isa::Opcode::StAsync && ins->mbar);
+  if (slot.planned) golden::plan(image_, *ins, slot.op.ctx, slot.op.ops, slot.res, ahead_scratch_);
+  return true;
+}
+
+bool TlmModel::next_fed_op(PlannedOp& op) {
+  const AheadOp* s = feed_thread_->next();
+  if (!s) {
+    if (!workload_->error().empty()) errors_.push_back(workload_->error());
+    return false;
+  }
+  if (ctx_->hints) {
+    // The first L2 hint of this op was given when the op before it was taken, so that it has
+    // that op's whole run to land (the plan, which it overlapped before, is done already).
+    hinted_ = hinted_next_op_ == ops_ + 1 ? hinted_next_ : leaving_hint(s->op);
+    // The ops come from the other thread's cache: the next op's line requests are loaded now
+    // (its fields were hinted one op ago), and the fields of the op after it.
+    if (const AheadOp* after = feed_thread_->peek()) {
+      hinted_next_ = leaving_hint(after->op);
+      hinted_next_op_ = ops_ + 2;
+      const auto& lines = after->res.lines;
+      prefetch_lines(lines.data(), lines.size() * sizeof(lines[0]));
+    }
+    if (const AheadOp* later = feed_thread_->peek(1)) {
+      prefetch_lines(&later->op, 64);
+      const char* tail = reinterpret_cast<const char*>(&later->res.fault_mask);
+      prefetch_lines(tail, std::size_t(reinterpret_cast<const char*>(&later->res + 1) - tail));
+    }
+  }
+  issue_workload_op(s->op, s->planned ? &s->res : nullptr, op);
+  return true;
+}
+
+void TlmModel::issue_workload_op(const WarpOp& cur, const golden::StoreResult* planned,
+                                 PlannedOp& op) {
   ++ops_;
   if (progress_ && (ops_ & 0x3FFF) == 0) progress_(ops_);
   op = PlannedOp{};
@@ -272,15 +323,18 @@ bool TlmModel::next_workload_op(PlannedOp& op) {
   op.scope = cur.scope;
   op.instructions = cur.instructions;
   op.slot = cur.slot;
-  if (cur.kind != OpKind::Store) return true;
-  plan_store(cur.ins, nullptr, cur.ctx, &cur.ops, nullptr, res_);
-  if (res_.fault_mask) report_fault(res_, cur.ctx, op.sm);
-  remember(res_, cur.ctx, op.sm);
-  if (ctx_->hints) prefetch(res_, op.sm);
-  op.res = &res_;
+  if (cur.kind != OpKind::Store) return;
+  if (!planned) {
+    plan_store(cur.ins, nullptr, cur.ctx, &cur.ops, nullptr, res_);
+    planned = &res_;
+  }
+  const golden::StoreResult& r = *planned;
+  if (r.fault_mask) report_fault(r, cur.ctx, op.sm);
+  remember(r, cur.ctx, op.sm);
+  if (ctx_->hints) prefetch(r, op.sm);
+  op.res = &r;
   op.tcgen05 = cur.ins->op == isa::Opcode::Tcgen05St;
   op.lane_bytes = std::uint8_t(cur.ins->access_bytes());
-  return true;
 }
 
 // A workload store that faults is a finding, as in a .sts run: the first few are reported with
@@ -308,31 +362,31 @@ bool TlmModel::pull(WarpOp& into) {
   return false;
 }
 
-void TlmModel::prefetch_leaving(const WarpOp& op) {
+TlmModel::Hinted TlmModel::leaving_hint(const WarpOp& op) const {
   // The first hint for the line the op's L1 sends on to the L2: in a full write buffer each
   // store pushes out the oldest entry, stored hundreds of ops before, so that line's L2 set
-  // is cold. Its metadata is loaded while the op is planned; prefetch() then hints the way.
-  hinted_ = {};
+  // is cold. Its metadata is loaded while the op is planned (or, with the plan thread, while
+  // the op before it runs); prefetch() then hints the way.
   const std::uint32_t sm = op.sm % cfg_.gpu.sms;
   const HostHints& h = *hints_;
   std::uint64_t line = 0;
-  if (op.kind != OpKind::Store || !h.wb[sm] || !h.wb[sm]->oldest_line(line)) return;
+  if (op.kind != OpKind::Store || !h.wb[sm] || !h.wb[sm]->oldest_line(line)) return {};
   const int slice = h.l2.slice(line);
-  if (slice < 0) return;
+  if (slice < 0) return {};
   h.l2.meta(slice, line);
-  hinted_ = {std::uint32_t(slice), line, true};
+  return {std::uint32_t(slice), line, true};
 }
 
 void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
   // The L1 sets of a store's global lines and the state of the modules on its path, loaded
   // into the host's caches while the store travels to them (a host-speed hint; the model's
   // state is not touched). Then the L2: the way the write of the line hinted by
-  // prefetch_leaving() will take (its set is in by now); with no such line (an empty buffer:
+  // leaving_hint() will take (its set is in by now); with no such line (an empty buffer:
   // the store's own lines leave at once), the sets of the store's lines.
   const HostHints& h = *hints_;
   for (const golden::LineRequest& l : r.lines)
     if (l.dest.space == golden::MemSpace::Global && h.l1[sm]) h.l1[sm].prefetch(l.line);
-  const bool hinted = hinted_.valid;  // (for this op: prefetch_leaving() ran just before)
+  const bool hinted = hinted_.valid;  // (for this op: leaving_hint() ran before)
   if (hinted) {
     if (const auto victim = h.l2.way(int(hinted_.slice), hinted_.line)) {
       top_->dram.prefetch_bank(*victim);
@@ -424,8 +478,12 @@ void TlmModel::run(Workload& w, const Progress& progress) {
   // second copy of the stores in the image.
   ctx_->global_image = GlobalImage::NotWritten;
   const auto t0 = std::chrono::steady_clock::now();
+  hinted_next_op_ = 0;
+  if (plan_thread_ && !coalescer_)
+    feed_thread_ = std::make_unique<Feed>(kAheadOps, [this](AheadOp& s) { return fill_ahead(s); });
   top_->lsu.finish();
   sc_core::sc_start();
+  feed_thread_.reset();
   stats_.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats_.warp_ops = ops_;

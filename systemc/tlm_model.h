@@ -23,8 +23,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "ahead_feed.h"
 #include "cores.h"
 #include "host_arena.h"
 #include "image_check.h"
@@ -99,11 +101,20 @@ class TlmModel final : public sts::StoreModel {
   const std::vector<golden::DramWrite>* dram_writes() const override;
   // Host-speed hints on (the default) or off: no effect on any result (a test checks it).
   void set_hints(bool on);
+  // A workload run's ops generated and planned ahead on a second host thread (AheadFeed), on
+  // by default where the host has two cores or more; no effect on any result (a test checks
+  // it). Off with the RTL coalescer in the loop (it forms the lines on the model's thread).
+  void set_plan_thread(bool on) { plan_thread_ = on; }
   // Runs the fence as an operation (its cost, what it waits for), then drains as every model.
   void fence(const golden::WarpContext& ctx, isa::Scope scope) override;
 
  private:
   struct Top;
+  struct Hinted {  // the line whose L2 set leaving_hint() hinted for an op, its slice
+    std::uint32_t slice = 0;
+    std::uint64_t line = 0;
+    bool valid = false;
+  };
   bool next_op(struct PlannedOp& op);
   void run_kernel();  // sc_start until the model is idle
   void submit(const golden::StoreResult& r, const golden::WarpContext& ctx, bool tcgen05,
@@ -111,9 +122,9 @@ class TlmModel final : public sts::StoreModel {
   void remember(const golden::StoreResult& r, const golden::WarpContext& ctx, std::uint32_t sm);
   std::string history_for(std::uint64_t addr, const std::string& space) const;
   void prefetch(const golden::StoreResult& r, std::uint32_t sm) const;
-  // The first hint for the L2 write an op's store causes (prefetch() gives the second).
-  void prefetch_leaving(const WarpOp& op);
   bool pull(WarpOp& into);
+  // The first hint for the L2 write an op's store causes (prefetch() gives the second).
+  Hinted leaving_hint(const WarpOp& op) const;
   void activate() const;
   void plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
                   const golden::WarpContext& ctx, const golden::WarpOperands* ops,
@@ -142,11 +153,7 @@ class TlmModel final : public sts::StoreModel {
   std::array<WarpOp, 2> feed_;
   unsigned cur_ = 0;
   Ahead ahead_ = Ahead::None;
-  struct Hinted {  // the line whose L2 set prefetch_leaving() hinted for this op, its slice
-    std::uint32_t slice = 0;
-    std::uint64_t line = 0;
-    bool valid = false;
-  } hinted_;
+  Hinted hinted_;
   golden::StoreResult res_;
   golden::Scratch scratch_;
   std::deque<std::pair<golden::StoreResult, golden::WarpContext>> pending_;
@@ -162,6 +169,24 @@ class TlmModel final : public sts::StoreModel {
   };
   bool next_at(PlannedOp& op);
   bool next_workload_op(PlannedOp& op);
+  // The planned op of workload op `cur` (its store planned already: `planned`, else here).
+  void issue_workload_op(const WarpOp& cur, const golden::StoreResult* planned, PlannedOp& op);
+
+  // The plan thread (set_plan_thread): the workload's ops, planned ahead.
+  struct AheadOp {
+    WarpOp op;
+    golden::StoreResult res;
+    bool planned = false;  // res holds op's plan (else the model's thread plans it)
+  };
+  using Feed = AheadFeed<AheadOp>;
+  static constexpr std::size_t kAheadOps = 256;
+  bool fill_ahead(AheadOp& slot);
+  bool next_fed_op(PlannedOp& op);
+  bool plan_thread_ = std::thread::hardware_concurrency() >= 2;
+  golden::Scratch ahead_scratch_;  // the plan thread's
+  Hinted hinted_next_;             // leaving_hint() of the op after the current one
+  std::uint64_t hinted_next_op_ = 0;
+  std::unique_ptr<Feed> feed_thread_;  // during run() (after what its thread reads)
   std::map<std::size_t, Deferred> deferred_;
   std::optional<PlannedOp> held_;
   golden::StoreResult held_res_, issuing_res_;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cli.h"
@@ -38,7 +39,13 @@ struct SimArgs {
   bool dump_config = false;
   bool list = false;
   bool quiet = false;
+  std::string plan_thread = "auto";
 };
+
+std::optional<bool> plan_thread(const SimArgs& a) {
+  if (a.plan_thread == "auto") return std::nullopt;
+  return a.plan_thread == "on";
+}
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -314,7 +321,7 @@ int run_sim(const SimArgs& a) {
         std::cerr << "stu: error: " << why << "\n";
         return kUsage;
       }
-      const SimOutcome o = run_workload(*wl, *ref, cfg, cores, tty);
+      const SimOutcome o = run_workload(*wl, *ref, cfg, cores, tty, plan_thread(a));
       if (!a.quiet) print_summary(o.stats, a.workload + " " + key + "=" + v + " (" + mode + ")");
       if (!o.ok) {
         std::cerr << a.workload << " " << key << "=" << v << ": error: " << o.report << "\n";
@@ -346,7 +353,7 @@ int run_sim(const SimArgs& a) {
     std::cerr << "stu: error: " << why << "\n";
     return kUsage;
   }
-  const SimOutcome o = run_workload(*wl, *ref, cfg, cores, tty);
+  const SimOutcome o = run_workload(*wl, *ref, cfg, cores, tty, plan_thread(a));
   if (!a.quiet)
     for (const std::string& n : wl->notes()) std::cout << "  " << n << "\n";
   if (!a.plot.empty()) {
@@ -397,6 +404,10 @@ Command add_sim(CLI::App& app) {
                 "print the effective configuration as JSON and exit");
   sub->add_flag("--list-workloads", args->list, "list the built-in generators and exit");
   sub->add_flag("-q,--quiet", args->quiet, "no summary, no progress bar");
+  sub->add_option("--plan-thread", args->plan_thread,
+                  "generate and plan the workload's ops on a second host thread: auto (on "
+                  "where the host has two cores or more), on, off (one job per core)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   return {sub, [args] { return run_sim(*args); }};
 }
 

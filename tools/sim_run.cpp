@@ -8,9 +8,10 @@
 namespace stu::cli {
 
 SimOutcome run_workload(sim::Workload& wl, sim::Workload& ref, const sim::SimConfig& cfg,
-                        const sim::CoreFactory& cores, bool tty) {
+                        const sim::CoreFactory& cores, bool tty, std::optional<bool> plan_thread) {
   SimOutcome o;
   sim::TlmModel model(cfg, wl.model_config(), std::nullopt, cores);
+  if (plan_thread) model.set_plan_thread(*plan_thread);
   golden::MachineState gold(ref.model_config());
   std::string e;
   if (!wl.setup(model.image(), e) || !ref.setup(gold, e)) {

@@ -96,14 +96,14 @@ bool GlobalAllocations::add(uint64_t base, uint64_t size) {
 bool GlobalAllocations::contains(uint64_t addr, uint64_t n) const {
   const uint64_t last = addr + (n ? n - 1 : 0);  // the last byte (ranges may end at 2^64)
   if (last < addr) return false;
-  if (addr >= hit_base_ && last <= hit_last_) return true;
+  const Range* hit = hit_.load(std::memory_order_relaxed);
+  if (hit && addr >= hit->first && last <= hit->first + (hit->second - 1)) return true;
   auto it = ranges_.upper_bound(addr);
   if (it == ranges_.begin()) return false;
   --it;
   const uint64_t range_last = it->first + (it->second - 1);
   if (last > range_last) return false;
-  hit_base_ = it->first;
-  hit_last_ = range_last;
+  hit_.store(&*it, std::memory_order_relaxed);
   return true;
 }
 

@@ -50,9 +50,25 @@ if ! cmp -s "$tmp/g.json" "$tmp/z.json"; then
   diff "$tmp/g.json" "$tmp/z.json" | head -10
   fail=1
 fi
-# A damaged .tracez: its diagnostic, once, and exit 1.
+# The plan thread changes nothing: the same statistics with it on and off (a trace, AT).
+for t in on off; do
+  "$stu" sim --workload "$traces/app/kernelslist.g" --mode at --plan-thread $t --stats - -q |
+    grep -v -E 'host|workload' >"$tmp/plan-$t.json"
+done
+if ! cmp -s "$tmp/plan-on.json" "$tmp/plan-off.json"; then
+  echo "FAIL: --plan-thread on and off give different statistics"
+  diff "$tmp/plan-on.json" "$tmp/plan-off.json" | head -10
+  fail=1
+fi
+expect 2 "--plan-thread" -- "$stu" sim --workload stream --plan-thread maybe
+# A damaged .tracez: its diagnostic, once, and exit 1 (read on the plan thread or not).
 head -c 600 "$traces/v4_modes.tracez" >"$tmp/cut.tracez"
-expect 1 "^$tmp/cut.tracez: error: index offset" -- "$stu" sim --workload "$tmp/cut.tracez"
+for t in on off; do
+  expect 1 "^$tmp/cut.tracez: error: index offset" -- "$stu" sim --workload "$tmp/cut.tracez" \
+    --plan-thread $t
+  n=$("$stu" sim --workload "$tmp/cut.tracez" --plan-thread $t 2>&1 | grep -c "index offset")
+  [[ $n == 1 ]] || { echo "FAIL: --plan-thread $t: the trace's error printed $n times"; fail=1; }
+done
 
 # Statistics: JSON with the Nsight names, CSV rows.
 expect 0 "" -- "$stu" sim --workload stream --param warps=500 --stats "$tmp/s.json" -q

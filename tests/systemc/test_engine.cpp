@@ -1,20 +1,26 @@
-// The TLM model's engine (systemc/engine/, docs/tlm.md "Model and engine"): the payload pool as
-// a TLM-2.0 memory manager and set_line, the arena as a standard memory resource, and the cache
-// hints' victim against the golden cache's own writes (seeded: STU_SEED). The pool needs the
-// SystemC library, so this is a SystemC process (no module is elaborated).
+// The TLM model's engine (systemc/engine/, docs/tlm.md "Model and engine"): the look-ahead feed
+// (AheadFeed), the payload pool as a TLM-2.0 memory manager and set_line, the arena as a standard
+// memory resource, and the cache hints' victim against the golden cache's own writes (seeded:
+// STU_SEED). The pool needs the SystemC library, so this is a SystemC process (no module is
+// elaborated).
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <optional>
 #include <random>
+#include <stdexcept>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "ahead_feed.h"
 #include "cache_hints.h"
 #include "host_arena.h"
 #include "line_map.h"
@@ -32,6 +38,92 @@ using golden::CacheWriteResult;
 using golden::EvictClass;
 using golden::kLineBytes;
 using golden::SectoredCache;
+
+// --- AheadFeed ---------------------------------------------------------------------------------
+
+struct FedItem {
+  std::uint64_t n = 0;
+  std::vector<std::uint64_t> data;  // storage reused from one item to the next
+};
+
+// Every item in fill order, none lost or repeated, through a ring of 4 slots many times over,
+// with the consumer sometimes slower than the producer and sometimes faster; each item's
+// storage intact while held.
+TEST(AheadFeed, HandsOverEveryItemInOrder) {
+  constexpr std::uint64_t kItems = 20000;
+  std::uint64_t filled = 0;
+  AheadFeed<FedItem> feed(4, [&](FedItem& it) {
+    if (filled == kItems) return false;
+    it.n = filled++;
+    it.data.assign(3 + it.n % 5, it.n * 7);
+    if (it.n % 1000 < 10) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    return true;
+  });
+  std::uint64_t want = 0;
+  while (FedItem* it = feed.next()) {
+    ASSERT_EQ(it->n, want);
+    ASSERT_EQ(it->data.size(), 3 + want % 5);
+    if (want % 1500 < 10) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    for (std::uint64_t v : it->data) ASSERT_EQ(v, want * 7);
+    ++want;
+  }
+  EXPECT_EQ(want, kItems);
+  EXPECT_EQ(feed.next(), nullptr);  // the end stays the end
+}
+
+// peek() shows the item after the one held, once filled, without taking it.
+TEST(AheadFeed, PeekShowsTheNextItemWithoutTakingIt) {
+  std::uint64_t filled = 0;
+  AheadFeed<FedItem> feed(8, [&](FedItem& it) {
+    if (filled == 3) return false;
+    it.n = filled++;
+    return true;
+  });
+  FedItem* a = feed.next();
+  ASSERT_NE(a, nullptr);
+  const FedItem* p = nullptr;
+  while (!(p = feed.peek())) std::this_thread::yield();
+  EXPECT_EQ(p->n, 1u);
+  EXPECT_EQ(a->n, 0u);  // still held
+  FedItem* b = feed.next();
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b, p);
+  EXPECT_EQ(b->n, 1u);
+  ASSERT_NE(feed.next(), nullptr);
+  EXPECT_EQ(feed.peek(), nullptr);  // nothing after the last
+  EXPECT_EQ(feed.next(), nullptr);
+}
+
+// An exception in the producer ends the feed after the items filled before it and is thrown
+// again on the consumer's thread; a feed stopped early (or destroyed) with items not taken
+// ends its thread; the capacity must be a power of two.
+TEST(AheadFeed, AnErrorIsThrownToTheConsumerAndStopEndsTheThread) {
+  std::uint64_t filled = 0;
+  AheadFeed<FedItem> bad(4, [&](FedItem& it) {
+    if (filled == 5) throw std::runtime_error("trace line 6: bad");
+    it.n = filled++;
+    return true;
+  });
+  for (std::uint64_t i = 0; i < 5; ++i) {
+    FedItem* it = bad.next();
+    ASSERT_NE(it, nullptr);
+    EXPECT_EQ(it->n, i);
+  }
+  EXPECT_THROW(bad.next(), std::runtime_error);
+
+  std::atomic<std::uint64_t> endless{0};
+  {
+    AheadFeed<FedItem> feed(8, [&](FedItem& it) {
+      it.n = endless.fetch_add(1);
+      return true;
+    });
+    ASSERT_NE(feed.next(), nullptr);
+    feed.stop();
+    feed.stop();  // idempotent
+  }
+  EXPECT_LE(endless.load(), 9u);  // a full ring (8) and the one held, no more
+  EXPECT_THROW(AheadFeed<FedItem>(6, [](FedItem&) { return false; }), std::invalid_argument);
+}
 
 uint64_t seed_from_env() {
   const char* env = std::getenv("STU_SEED");

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <sstream>
@@ -794,13 +795,22 @@ TEST(TimingStyles, LtAndAtAgreeOnEveryGenerator) {
   }
 }
 
-// --- the host-speed hints change nothing -------------------------------------------------
+// --- the host-speed machinery changes nothing ---------------------------------------------
 
 // Every generator, LT and AT, on 4 SMs and 4 L2 slices: the statistics (every counter, the
 // cycles, the latency percentiles) and the whole event log are identical with the host-speed
-// hints (prefetches, the agenda's look-ahead, the L2 set hints) on and off. The hints may make
-// the model faster, never different.
-TEST(HostHints, OnAndOffGiveIdenticalResults) {
+// hints (prefetches, the agenda's look-ahead, the L2 set hints) and the plan thread (the
+// workload generated and planned ahead on a second thread) each on and off. They may make the
+// model faster, never different. The first run, both off, is the reference.
+TEST(HostSpeed, HintsAndPlanThreadGiveIdenticalResults) {
+  struct Variant {
+    bool hints, plan_thread;
+    const char* name;
+  };
+  const Variant variants[] = {{false, false, "hints off, plan thread off"},
+                              {true, false, "hints on, plan thread off"},
+                              {true, true, "hints on, plan thread on"},
+                              {false, true, "hints off, plan thread on"}};
   for (const GeneratorInfo& g : generators()) {
     for (SimMode mode : {SimMode::Lt, SimMode::At}) {
       SimConfig c = *preset("h100");
@@ -814,24 +824,27 @@ TEST(HostHints, OnAndOffGiveIdenticalResults) {
       p.footprint = 4 << 20;
       if (g.name == "sm_chain") p.op = "st.relaxed.gpu+fence.sc.gpu+st.release.gpu";
       if (g.name == "stream" || g.name == "strided") p.instructions = 5.5;
-      Outcome o[2];
-      for (int h = 0; h < 2; ++h) {
+      Outcome o[std::size(variants)];
+      for (std::size_t v = 0; v < std::size(variants); ++v) {
         std::string e;
         auto w = make_generator(g.name, p, e), ref = make_generator(g.name, p, e);
         ASSERT_TRUE(w && ref) << g.name << ": " << e;
-        o[h] = run_workload(*w, *ref, c, {}, h == 0);
-        STU_EXPECT_GOLDEN_OK(o[h]);
+        o[v] = run_workload(*w, *ref, c, {}, variants[v].hints, variants[v].plan_thread);
+        STU_EXPECT_GOLDEN_OK(o[v]);
       }
-      const std::string what = g.name + (mode == SimMode::Lt ? " LT" : " AT");
-      EXPECT_GT(o[0].stats.warp_ops, 0u) << what;
-      EXPECT_EQ(o[0].stats.to_csv(), o[1].stats.to_csv()) << what;
-      ASSERT_EQ(o[0].log.size(), o[1].log.size()) << what;
-      for (std::size_t i = 0; i < o[0].log.size(); ++i) {
-        const LogEntry &a = o[0].log[i], &b = o[1].log[i];
-        if (a.event != b.event || a.instr != b.instr || a.warp != b.warp || a.addr != b.addr ||
-            a.cycle != b.cycle) {
-          ADD_FAILURE() << what << ": event " << i << " differs";
-          break;
+      for (std::size_t v = 1; v < std::size(variants); ++v) {
+        const std::string what =
+            g.name + (mode == SimMode::Lt ? " LT, " : " AT, ") + variants[v].name;
+        EXPECT_GT(o[v].stats.warp_ops, 0u) << what;
+        EXPECT_EQ(o[0].stats.to_csv(), o[v].stats.to_csv()) << what;
+        ASSERT_EQ(o[0].log.size(), o[v].log.size()) << what;
+        for (std::size_t i = 0; i < o[0].log.size(); ++i) {
+          const LogEntry &a = o[0].log[i], &b = o[v].log[i];
+          if (a.event != b.event || a.instr != b.instr || a.warp != b.warp || a.addr != b.addr ||
+              a.cycle != b.cycle) {
+            ADD_FAILURE() << what << ": event " << i << " differs";
+            break;
+          }
         }
       }
     }

@@ -122,12 +122,15 @@ struct Outcome {
 };
 
 // Runs `w` and `ref` (two instances of one workload) on a fresh model with the golden check.
-// `hints`: the host-speed hints (TlmModel::set_hints).
+// `hints`, `plan_thread`: the host-speed hints and the plan thread (TlmModel::set_hints,
+// set_plan_thread).
 inline Outcome run_workload(Workload& w, Workload& ref, const SimConfig& cfg,
-                            const CoreFactory& cores = {}, bool hints = true) {
+                            const CoreFactory& cores = {}, bool hints = true,
+                            bool plan_thread = true) {
   Outcome o;
   TlmModel model(cfg, w.model_config(), std::nullopt, cores);
   model.set_hints(hints);
+  model.set_plan_thread(plan_thread);
   golden::MachineState gold(ref.model_config());
   std::string e;
   const bool set = w.setup(model.image(), e) && ref.setup(gold, e);

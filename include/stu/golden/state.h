@@ -5,6 +5,7 @@
 // No global state: every MachineState is independent; many may live in one process.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -73,14 +74,25 @@ class SparseMemory {
 // Allocated global ranges (`cudaMalloc` of the test set-up).
 class GlobalAllocations {
  public:
+  GlobalAllocations() = default;
+  GlobalAllocations(const GlobalAllocations& o) : ranges_(o.ranges_) {}
+  GlobalAllocations& operator=(const GlobalAllocations& o) {
+    ranges_ = o.ranges_;
+    hit_.store(nullptr, std::memory_order_relaxed);
+    return *this;
+  }
   // Returns false when the range is empty, wraps, or overlaps a live range.
   bool add(uint64_t base, uint64_t size);
-  // True when [addr, addr + n) lies inside one allocation.
+  // True when [addr, addr + n) lies inside one allocation. Safe from several threads at once
+  // (the performance model plans stores on a thread of its own), not alongside add().
   bool contains(uint64_t addr, uint64_t n) const;
 
  private:
-  std::map<uint64_t, uint64_t> ranges_;           // base -> size
-  mutable uint64_t hit_base_ = 1, hit_last_ = 0;  // last range found (a cache, not state)
+  using Range = std::pair<const uint64_t, uint64_t>;
+  std::map<uint64_t, uint64_t> ranges_;  // base -> size; ranges are never removed
+  // The last range found (a cache, not state): one pointer, read and written whole, to a map
+  // node, which never moves.
+  mutable std::atomic<const Range*> hit_{nullptr};
 };
 
 struct CtaState {
