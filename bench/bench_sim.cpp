@@ -8,7 +8,8 @@
 // peak resident set so far, getrusage: it only grows from one benchmark to the next),
 // faults_per_op (minor page faults inside the timed run, per warp op: memory first touched
 // while simulating, each a kernel entry and a zeroed page).
-// Targets from the issue: LT >= 1M warp stores/s, AT >= 100k/s on one core.
+// Targets from the issue: LT >= 1M warp stores/s, AT >= 100k/s. The model uses a second host
+// thread to generate and plan the workload (TlmModel::set_plan_thread, on by default).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
