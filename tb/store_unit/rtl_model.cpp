@@ -223,6 +223,7 @@ class PathModel final : public RtlStoreModel {
     u.cmd_flush_i = flush;
     bool taken = false;
     for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
+      if (env_.seed) stall_caches();
       u.clk_i = 0;
       u.eval();
       const bool take = u.cmd_valid_i && u.cmd_ready_o;
@@ -429,13 +430,13 @@ class PathModel final : public RtlStoreModel {
     last_dump_ = t;
   }
 
-  // The caches' outputs this cycle (every output is always ready): the L1's events (each
-  // non-drain event belongs to the oldest global line sent), the L2 writes the slice takes and
-  // their results, the DRAM writes.
+  // The caches' outputs taken this cycle (valid and ready): the L1's events (each non-drain
+  // event belongs to the oldest global line sent), the L2 writes the slice takes and their
+  // results, the DRAM writes.
   void observe_caches() {
     if (!caches_) return;
     Top& u = *dut_;
-    if (u.l1_ev_valid_o) {
+    if (u.l1_ev_valid_o && u.l1_ev_ready_i) {
       const auto& e = u.l1_ev_o;
       const uint32_t drained = uint32_t(get_field(e, 0, L1E::drained));
       l2_expected_ += drained;
@@ -473,7 +474,7 @@ class PathModel final : public RtlStoreModel {
       l2_sent_.push_back(lw);
       ++l2_seen_;
     }
-    if (u.l2_res_valid_o) {
+    if (u.l2_res_valid_o && u.l2_res_ready_i) {
       const auto& r = u.l2_res_o;
       if (!get_field(r, 0, L2R::flush) && !l2_sent_.empty()) {
         golden::L2Write lw = l2_sent_.front();
@@ -485,7 +486,7 @@ class PathModel final : public RtlStoreModel {
         events_.l2.push_back(lw);
       }
     }
-    if (u.dram_valid_o) {
+    if (u.dram_valid_o && u.dram_ready_i) {
       const auto& d = u.dram_o;
       golden::DramWrite dw;
       dw.line = get_field(d, 0, DW::line);
@@ -568,6 +569,7 @@ class PathModel final : public RtlStoreModel {
         u.tm_ready_i = !stall();
         u.mbar_wr_ready_i = !stall();
         u.st_ready_i = !stall();
+        stall_caches();
       } else {  // on the request, event and TMEM ports: a fixed pseudo-random pattern
         lfsr_ = lfsr_ >> 1 ^ (-(lfsr_ & 1u) & 0xB400u);
         u.req_ready_i = (lfsr_ & 3) != 0;
@@ -722,6 +724,16 @@ class PathModel final : public RtlStoreModel {
     return env_.max_latency ? unsigned(env_rng_() % (env_.max_latency + 1)) : 0;
   }
   bool stall() { return double(env_rng_() >> 11) * 0x1.0p-53 < env_.stall; }
+  // Random back-pressure on the caches' outputs too (the L1's events, the L2's results, the
+  // DRAM writes): a result held in the slice keeps it busy, so a drain's or a flush's steps
+  // wait for it.
+  void stall_caches() {
+    if (!caches_) return;
+    Top& u = *dut_;
+    u.l1_ev_ready_i = !stall();
+    u.l2_res_ready_i = !stall();
+    u.dram_ready_i = !stall();
+  }
   std::string error_;
   uint64_t cycles_ = 0;
   uint64_t last_policy_raw_ = 0;
