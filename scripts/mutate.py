@@ -334,6 +334,9 @@ def configure(build, mutant_rtl, snapshot, models, log):
            # The store path's models compile file by file at -O1 (cmake/StuVerilator.cmake):
            # half the time of a unity build at -O3 for each of its mutants.
            "-DSTU_RTL_MUTANT_QUICK=" + ("ON" if set(models) & set(STORE_PATH_MODELS) else "OFF")]
+    # Verilator rewrites every file of a model; those a mutant leaves unchanged are then
+    # compiled again unless a compiler cache answers them.
+    cmd.append("-DCMAKE_CXX_COMPILER_LAUNCHER=" + (shutil.which("ccache") or ""))
     return run(cmd, 1800, log) == 0
 
 
