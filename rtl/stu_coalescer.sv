@@ -249,15 +249,25 @@ module stu_coalescer
   // Input constraints: at most 32 lanes move together; every lane access is aligned to its
   // size (a power of two up to 32), so within one sector. Combinational, as the lanes settle.
   `ASSUME_I(GroupLegal_A, !(in_valid_i && rst_ni) || group_log2_i <= 3'd5)
-  for (genvar l = 0; l < NumLanes; l++) begin : gen_lane_asserts
-    /* verilator lint_off UNUSEDSIGNAL */
-    lane_access_t a;  // lane l's access (its size and offset are checked)
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign a = acc_i[l*LaneAccessBits +: LaneAccessBits];
-    `ASSUME_I(LaneAligned_A, !(in_valid_i && rst_ni && lane_valid_i[l]) ||
-                             ($onehot(a.size) && a.size <= 6'(MaxAccessBytes) &&
-                              (a.offset[5:0] & (a.size - 6'd1)) == '0))
+  // mutate: off
+  // (One assumption over all lanes, not one per lane in a generate loop: yosys 0.23 names every
+  // copy alike, and misreads a struct declared in a generate block or a function.)
+  logic         lanes_aligned;
+  /* verilator lint_off UNUSEDSIGNAL */
+  lane_access_t chk_acc;  // a lane's access (its size and offset are checked)
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    lanes_aligned = 1'b1;
+    chk_acc       = '0;
+    for (int l = 0; l < NumLanes; l++) begin
+      chk_acc = acc_i[l*LaneAccessBits +: LaneAccessBits];
+      if (lane_valid_i[l] && !($onehot(chk_acc.size) && chk_acc.size <= 6'(MaxAccessBytes) &&
+                               (chk_acc.offset[5:0] & (chk_acc.size - 6'd1)) == '0))
+        lanes_aligned = 1'b0;
+    end
   end
+  // mutate: on
+  `ASSUME_I(LaneAligned_A, !(in_valid_i && rst_ni) || lanes_aligned)
 
   // mutate: off
 `ifndef SYNTHESIS

@@ -27,7 +27,7 @@ module stu_tmem_alloc
   input  logic [31:0] req_taddr_i,
   output logic        rsp_valid_o,
   output logic        rsp_ok_o,
-  output logic [31:0] rsp_taddr_o,    // alloc: the allocated address
+  output logic [31:0] rsp_taddr_o,    // a successful alloc: its address (else not defined)
   // The allocation of one CTA (bit u: columns [32u, 32u + 32)).
   input  logic [3:0]  mask_cta_i,
   output logic [15:0] mask_o

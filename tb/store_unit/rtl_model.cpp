@@ -158,6 +158,12 @@ class PathModel final : public RtlStoreModel {
     tick();
     u.rst_ni = 1;
     u.eval();
+    // Out of reset every output is idle: a valid high now would be a response, a request or an
+    // event that nothing asked for.
+    if (u.ta_rsp_valid_o || u.tm_valid_o || u.alloc_req_valid_o || u.mbar_rd_valid_o ||
+        u.mbar_wr_valid_o || u.ev_valid_o || u.req_valid_o || u.st_valid_o || u.l1_ev_valid_o ||
+        u.l2_wr_valid_o || u.l2_res_valid_o || u.dram_valid_o)
+      error_ = "an output of stu_store_path is valid right after reset";
     const uint64_t regs[] = {cfg.map.shared.base,
                              cfg.map.shared.size,
                              cfg.map.shared_cta_stride,

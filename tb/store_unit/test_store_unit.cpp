@@ -126,6 +126,33 @@ TEST(StoreUnit, TmemAllocatorRefusesBadRequestsAndChangesNothing) {
   EXPECT_EQ(m->take_error(), "");
 }
 
+// The allocator's edges: the whole of TMEM (512 columns, 16 units) in one allocation, a run
+// that ends at the last column, and a dealloc address one past the last column (its bits 8:5
+// name unit 0, where an allocation starts).
+TEST(StoreUnit, TmemAllocatorReachesTheLastColumn) {
+  auto m = tb::make_rtl_model(cluster_of_two());
+  ASSERT_EQ(m->tmem_alloc(0, 512), std::optional<uint32_t>(0u));  // all 16 units
+  EXPECT_FALSE(m->tmem_alloc(0, 32));                              // none left
+  EXPECT_FALSE(m->tmem_dealloc(0, 512, 512));  // column 512 lies past TMEM
+  EXPECT_TRUE(m->tmem_dealloc(0, 0, 512));
+  // Runs of 8, 4, 2, 1 and 1 units fill TMEM to its last unit.
+  EXPECT_EQ(m->tmem_alloc(0, 256), std::optional<uint32_t>(0u));
+  EXPECT_EQ(m->tmem_alloc(0, 128), std::optional<uint32_t>(256u));
+  EXPECT_EQ(m->tmem_alloc(0, 64), std::optional<uint32_t>(384u));
+  EXPECT_EQ(m->tmem_alloc(0, 32), std::optional<uint32_t>(448u));
+  EXPECT_EQ(m->tmem_alloc(0, 32), std::optional<uint32_t>(480u));  // unit 15, the last
+  EXPECT_FALSE(m->tmem_alloc(0, 32));
+  // CTA 1 has its own 512 columns; freeing its unit 1 leaves CTA 0's allocations alone (its
+  // unit 15 sits 1 unit below CTA 1's unit 0 in the allocator's flat record).
+  EXPECT_EQ(m->tmem_alloc(1, 32), std::optional<uint32_t>(0u));
+  EXPECT_EQ(m->tmem_alloc(1, 32), std::optional<uint32_t>(32u));
+  EXPECT_TRUE(m->tmem_dealloc(1, 32, 32));
+  EXPECT_TRUE(m->tmem_dealloc(0, 480, 32));
+  EXPECT_TRUE(m->tmem_dealloc(1, 0, 32));
+  EXPECT_EQ(m->tmem_alloc(1, 512), std::optional<uint32_t>(0u));
+  EXPECT_EQ(m->take_error(), "");
+}
+
 TEST(StoreUnit, MisalignedLaneFaultsAloneAndTheOthersStore) {
   auto m = tb::make_rtl_model(golden::ModelConfig{});
   m->image().allocations().add(0x10000, 0x1000);
