@@ -132,8 +132,8 @@ TEST(StoreUnit, TmemAllocatorRefusesBadRequestsAndChangesNothing) {
 TEST(StoreUnit, TmemAllocatorReachesTheLastColumn) {
   auto m = tb::make_rtl_model(cluster_of_two());
   ASSERT_EQ(m->tmem_alloc(0, 512), std::optional<uint32_t>(0u));  // all 16 units
-  EXPECT_FALSE(m->tmem_alloc(0, 32));                              // none left
-  EXPECT_FALSE(m->tmem_dealloc(0, 512, 512));  // column 512 lies past TMEM
+  EXPECT_FALSE(m->tmem_alloc(0, 32));                             // none left
+  EXPECT_FALSE(m->tmem_dealloc(0, 512, 512));                     // column 512 lies past TMEM
   EXPECT_TRUE(m->tmem_dealloc(0, 0, 512));
   // Runs of 8, 4, 2, 1 and 1 units fill TMEM to its last unit.
   EXPECT_EQ(m->tmem_alloc(0, 256), std::optional<uint32_t>(0u));
