@@ -23,6 +23,11 @@ namespace stu::tb {
 class RtlStoreModel : public sts::StoreModel {
  public:
   virtual uint64_t cycles() const = 0;
+  // The next store returns as soon as its status is taken, with the caches still at work (its
+  // last lines in the L1, its write-buffer entries on their way to the L2), and the
+  // drain_caches() that must follow is given while they are: its cache events and DRAM writes
+  // then include the store's last ones. (The cosimulation's drains and flushes, half of them.)
+  virtual void leave_caches_busy() = 0;
 };
 
 // The memory side the top talks to. With seed 0 (`stu run --on rtl`): the allocation and

@@ -166,8 +166,10 @@ struct Bench {
 
   // After the golden caches' step (its events in `events`): adds its DRAM writes to the log
   // and compares the log and the write buffer's occupancy with the RTL's ("" when equal).
+  // The golden caches' DRAM writes of their last step go into the log.
+  void log_dram() { dram.insert(dram.end(), events.dram.begin(), events.dram.end()); }
   std::string caches_agree() {
-    dram.insert(dram.end(), events.dram.begin(), events.dram.end());
+    log_dram();
     std::string d = compare_dram(dram, rtl->dram_writes());
     if (d.empty() && rtl->write_buffer_entries() != caches->write_buffer().size())
       d = "write buffer: expected " + std::to_string(caches->write_buffer().size()) +
@@ -635,13 +637,20 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
   StoreResult g, t;
   std::optional<StoreUnitCoverage> cov;
   if (o.coverage) cov.emplace(*o.coverage, kForms);
-  // Drains and flushes between stores (with caches): drawn from their own generator, so the
-  // stores a seed makes do not depend on them.
+  // Drains and flushes between stores (with caches): drawn from their own generators, so the
+  // stores a seed makes do not depend on them. Half of them are given while the caches are
+  // still at work on the store before (RtlStoreModel::leave_caches_busy): the two are then
+  // compared together, after the command.
   Rng cmds(o.seed * 0xA0761D6478BD642Full + 13);
+  Rng busy(o.seed * 0xE7037ED1A0B428DBull + 17);
   for (uint64_t i = 0; i < o.txns; ++i) {
     const Bench::Warp w = b.gen(r, kForms);
     const uint64_t first_cycle = b.rtl->cycles();
     const Form& f = *w.form;
+    const bool cmd = b.caches && cmds.chance(0.01);
+    const bool flush = cmd && cmds.chance(0.4);
+    const bool early = cmd && busy.chance(0.5);
+    if (early) b.rtl->leave_caches_busy();
     if (f.sass) {
       golden::execute_sass(*b.gold, f.st, w.ctx, w.rf, g, b.scratch);
       b.rtl->execute_sass(f.st, w.ctx, w.rf, t);
@@ -654,10 +663,12 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
     if (diff.empty() && b.caches) {
       b.events.clear();
       b.caches->store(g, b.events);
-      diff = b.caches_agree();
+      if (early)
+        b.log_dram();  // compared after the command
+      else
+        diff = b.caches_agree();
     }
-    if (diff.empty() && b.caches && cmds.chance(0.01)) {  // a drain (or a flush) after it
-      const bool flush = cmds.chance(0.4);
+    if (diff.empty() && cmd) {  // a drain (or a flush) after it
       b.events.clear();
       if (flush)
         b.caches->flush(b.events);
@@ -667,7 +678,8 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
       diff = b.rtl->take_error();
       if (diff.empty()) diff = b.caches_agree();
       if (!diff.empty())
-        diff = std::string(flush ? "the flush" : "the drain") + " after this store: " + diff;
+        diff = std::string(flush ? "the flush" : "the drain") + " after this store" +
+               (early ? " (given while the caches worked on it)" : "") + ": " + diff;
     }
     ++res.txns;
     if (!diff.empty()) {

@@ -223,7 +223,8 @@ class PathModel final : public RtlStoreModel {
   }
   void drain_caches(bool flush) override {
     if (!caches_) return;
-    events_.clear();
+    if (!busy_left_) events_.clear();  // else the store's last events come first
+    busy_left_ = false;
     Top& u = *dut_;
     u.cmd_valid_i = 1;
     u.cmd_flush_i = flush;
@@ -268,6 +269,7 @@ class PathModel final : public RtlStoreModel {
 
   std::string_view name() const override { return "rtl"; }
   uint64_t cycles() const override { return cycles_; }
+  void leave_caches_busy() override { leave_busy_ = caches_; }
   golden::MachineState& image() override { return image_; }
 
   void execute(const isa::Instruction& ins, const golden::WarpContext& ctx,
@@ -642,15 +644,20 @@ class PathModel final : public RtlStoreModel {
         done = true;
       }
       observe_caches();
-      const bool finished = done && caches_quiet();
+      const bool finished = done && (leave_busy_ || caches_quiet());
       clock_edge();
       if (taken) u.in_valid_i = 0;
       if (beat_taken) ++beat;
       u.alloc_rsp_valid_i = 0;
       u.mbar_rd_rsp_valid_i = 0;
-      if (finished) return;
+      if (finished) {
+        busy_left_ = leave_busy_ && !caches_quiet();
+        leave_busy_ = false;
+        return;
+      }
     }
     u.in_valid_i = 0;
+    leave_busy_ = false;
     error_ = "the RTL store path gave no status within " + std::to_string(kMaxCycles) +
              " cycles (it hangs)";
   }
@@ -717,6 +724,8 @@ class PathModel final : public RtlStoreModel {
   uint64_t x_seed_ = 1;  // the X-randomisation seed (names the coverage file)
   std::unique_ptr<Top> dut_;
   bool caches_ = false;
+  bool leave_busy_ = false;  // leave_caches_busy(): the next store returns at its status
+  bool busy_left_ = false;   // the last store did, and the caches were still at work
   std::string no_caches_;
   uint32_t lfsr_ = 0xACE1u;
   // The memory side (RtlEnvironment): cycles each lane's allocation request and the mbarrier
