@@ -224,6 +224,8 @@ class PathModel final : public RtlStoreModel {
   void drain_caches(bool flush) override {
     if (!caches_) return;
     if (!busy_left_) events_.clear();  // else the store's last events come first
+    // After a store that left the caches busy, the L1's events stay stalled 1 to 4 cycles more.
+    uint64_t hold = busy_left_ ? 1 + env_rng_() % 4 : 0;
     busy_left_ = false;
     Top& u = *dut_;
     u.cmd_valid_i = 1;
@@ -231,6 +233,7 @@ class PathModel final : public RtlStoreModel {
     bool taken = false;
     for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
       if (env_.seed) stall_caches();
+      if (cycle < hold) u.l1_ev_ready_i = 0;
       u.clk_i = 0;
       u.eval();
       const bool take = u.cmd_valid_i && u.cmd_ready_o;
@@ -592,6 +595,12 @@ class PathModel final : public RtlStoreModel {
       }
       u.clk_i = 0;
       u.eval();
+      if (leave_busy_ && u.st_valid_o && u.l1_ev_ready_i) {
+        // The L1's last event waits from the status on, so the command that follows finds
+        // the L1 still at work.
+        u.l1_ev_ready_i = 0;
+        u.eval();
+      }
       const bool taken = u.in_valid_i && u.in_ready_o;  // at this cycle's edge
       // The memory side answers a request when its latency has passed (0: in the cycle it is
       // asked), while the request holds; then the outputs settle again.
