@@ -164,6 +164,8 @@ class PathModel final : public RtlStoreModel {
         u.mbar_wr_valid_o || u.ev_valid_o || u.req_valid_o || u.st_valid_o || u.l1_ev_valid_o ||
         u.l2_wr_valid_o || u.l2_res_valid_o || u.dram_valid_o)
       error_ = "an output of stu_store_path is valid right after reset";
+    if (!caches_ && !tied_off())
+      error_ = "stu_store_path without caches: a cache port is not tied off";
     const uint64_t regs[] = {cfg.map.shared.base,
                              cfg.map.shared.size,
                              cfg.map.shared_cta_stride,
@@ -222,7 +224,22 @@ class PathModel final : public RtlStoreModel {
     return dut_->dbg_wb_count_o;
   }
   void drain_caches(bool flush) override {
-    if (!caches_) return;
+    if (!caches_) {  // the tied-off command port: taken at once, never busy
+      Top& u = *dut_;
+      u.cmd_valid_i = 1;
+      u.cmd_flush_i = flush;
+      u.clk_i = 0;
+      u.eval();
+      const bool taken = u.cmd_ready_o;
+      clock_edge();
+      u.cmd_valid_i = 0;
+      u.eval();
+      if (!taken || !tied_off())
+        error_ =
+            "stu_store_path without caches: a command was not taken at once, or a cache "
+            "port is not tied off";
+      return;
+    }
     if (!busy_left_) events_.clear();  // else the store's last events come first
     // After a store that left the caches busy, the L1's events stay stalled 1 to 4 cycles more.
     uint64_t hold = busy_left_ ? 1 + env_rng_() % 4 : 0;
@@ -508,6 +525,24 @@ class PathModel final : public RtlStoreModel {
       dram_.push_back(dw);
     }
   }
+  // Without caches (Vstu_store_path_nocache) the cache side is tied off: the command port
+  // ready and never busy, every cache output and debug read 0 (the classes EvictNormal).
+  template <std::size_t N>
+  static bool zero(const VlWide<N>& w) {
+    for (std::size_t i = 0; i < N; ++i)
+      if (w[i]) return false;
+    return true;
+  }
+  static bool zero(uint64_t v) { return v == 0; }
+  bool tied_off() const {
+    const Top& u = *dut_;
+    return u.cmd_ready_o && !u.cmd_busy_o && zero(u.l1_ev_valid_o) && zero(u.l1_ev_o) &&
+           zero(u.l2_wr_valid_o) && zero(u.l2_wr_o) && zero(u.l2_res_valid_o) && zero(u.l2_res_o) &&
+           zero(u.dram_valid_o) && zero(u.dram_o) && zero(u.dbg_l1_hit_o) && zero(u.dbg_l1_set_o) &&
+           zero(u.dbg_l1_way_o) && zero(u.dbg_l1_valid_o) && zero(u.dbg_l1_dirty_o) &&
+           zero(u.dbg_wb_count_o) && zero(u.dbg_l2_hit_o) && zero(u.dbg_l2_set_o) &&
+           zero(u.dbg_l2_way_o) && zero(u.dbg_l2_valid_o) && zero(u.dbg_l2_dirty_o);
+  }
   // Nothing in the caches still to come: every global line has its event, every entry that
   // left the buffer reached the L2 and has its result, and no output is valid.
   bool caches_quiet() const {
@@ -660,6 +695,8 @@ class PathModel final : public RtlStoreModel {
       u.alloc_rsp_valid_i = 0;
       u.mbar_rd_rsp_valid_i = 0;
       if (finished) {
+        if (!caches_ && !tied_off())
+          error_ = "stu_store_path without caches: a cache port is not tied off";
         busy_left_ = leave_busy_ && !caches_quiet();
         leave_busy_ = false;
         return;
