@@ -248,6 +248,7 @@ class PathModel final : public RtlStoreModel {
     u.cmd_valid_i = 1;
     u.cmd_flush_i = flush;
     bool taken = false;
+    const uint64_t flushes = flush_results_;
     for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
       if (env_.seed) stall_caches();
       if (cycle < hold) u.l1_ev_ready_i = 0;
@@ -255,12 +256,17 @@ class PathModel final : public RtlStoreModel {
       u.eval();
       const bool take = u.cmd_valid_i && u.cmd_ready_o;
       observe_caches();
+      // A flush is busy until the L2 slice's flush result has been taken.
+      if (taken && !u.cmd_busy_o && flush && flush_results_ == flushes && error_.empty())
+        error_ = "the RTL flush command ended before the L2 slice's flush result was taken";
       const bool done = taken && !u.cmd_busy_o && caches_quiet();
       clock_edge();
       if (take) {
         u.cmd_valid_i = 0;
         taken = true;
       }
+      // The command's flush bit means nothing once it is taken: random from then on.
+      if (taken && env_.seed) u.cmd_flush_i = env_rng_() & 1;
       if (done) return;
     }
     u.cmd_valid_i = 0;
@@ -504,6 +510,7 @@ class PathModel final : public RtlStoreModel {
     }
     if (u.l2_res_valid_o && u.l2_res_ready_i) {
       const auto& r = u.l2_res_o;
+      if (get_field(r, 0, L2R::flush)) ++flush_results_;
       if (!get_field(r, 0, L2R::flush) && !l2_sent_.empty()) {
         golden::L2Write lw = l2_sent_.front();
         l2_sent_.pop_front();
@@ -770,8 +777,9 @@ class PathModel final : public RtlStoreModel {
   uint64_t x_seed_ = 1;  // the X-randomisation seed (names the coverage file)
   std::unique_ptr<Top> dut_;
   bool caches_ = false;
-  bool leave_busy_ = false;  // leave_caches_busy(): the next store returns at its status
-  bool busy_left_ = false;   // the last store did, and the caches were still at work
+  uint64_t flush_results_ = 0;  // the L2 slice's flush results taken
+  bool leave_busy_ = false;     // leave_caches_busy(): the next store returns at its status
+  bool busy_left_ = false;      // the last store did, and the caches were still at work
   std::string no_caches_;
   uint32_t lfsr_ = 0xACE1u;
   // The memory side (RtlEnvironment): cycles each lane's allocation request and the mbarrier
