@@ -164,8 +164,7 @@ class PathModel final : public RtlStoreModel {
         u.mbar_wr_valid_o || u.ev_valid_o || u.req_valid_o || u.st_valid_o || u.l1_ev_valid_o ||
         u.l2_wr_valid_o || u.l2_res_valid_o || u.dram_valid_o)
       error_ = "an output of stu_store_path is valid right after reset";
-    if (!caches_ && !tied_off())
-      error_ = "stu_store_path without caches: a cache port is not tied off";
+    check_tied_off();
     const uint64_t regs[] = {cfg.map.shared.base,
                              cfg.map.shared.size,
                              cfg.map.shared_cta_stride,
@@ -234,10 +233,9 @@ class PathModel final : public RtlStoreModel {
       clock_edge();
       u.cmd_valid_i = 0;
       u.eval();
-      if (!taken || !tied_off())
-        error_ =
-            "stu_store_path without caches: a command was not taken at once, or a cache "
-            "port is not tied off";
+      if (!taken && error_.empty())
+        error_ = "stu_store_path without caches: a command was not taken at once";
+      check_tied_off();
       return;
     }
     if (!busy_left_) events_.clear();  // else the store's last events come first
@@ -550,6 +548,10 @@ class PathModel final : public RtlStoreModel {
            zero(u.dbg_wb_count_o) && zero(u.dbg_l2_hit_o) && zero(u.dbg_l2_set_o) &&
            zero(u.dbg_l2_way_o) && zero(u.dbg_l2_valid_o) && zero(u.dbg_l2_dirty_o);
   }
+  void check_tied_off() {
+    if (!caches_ && !tied_off() && error_.empty())
+      error_ = "stu_store_path without caches: a cache port is not tied off";
+  }
   // Nothing in the caches still to come: every global line has its event, every entry that
   // left the buffer reached the L2 and has its result, and no output is valid.
   bool caches_quiet() const {
@@ -702,8 +704,7 @@ class PathModel final : public RtlStoreModel {
       u.alloc_rsp_valid_i = 0;
       u.mbar_rd_rsp_valid_i = 0;
       if (finished) {
-        if (!caches_ && !tied_off())
-          error_ = "stu_store_path without caches: a cache port is not tied off";
+        check_tied_off();
         busy_left_ = leave_busy_ && !caches_quiet();
         leave_busy_ = false;
         return;
