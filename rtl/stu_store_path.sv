@@ -147,7 +147,10 @@ module stu_store_path
   output l2_priority_e           st_policy_secondary_o,
   output logic [4:0]             st_policy_lines_o,
   // Cache commands: drain the write buffer into the L2 (and with `flush`, then every dirty L2
-  // line to DRAM).
+  // line to DRAM). A command comes after every store taken before it (it waits while a store
+  // is in progress); a store taken with it or after it may go into the L1 while it drains.
+  // cmd_busy_o falls when the drain is complete: the buffer empty, the L1's last event taken,
+  // its last write in the L2 (and for a flush, the L2's flush result taken).
   input  logic                   cmd_valid_i,
   output logic                   cmd_ready_o,
   input  logic                   cmd_flush_i,
@@ -305,7 +308,9 @@ module stu_store_path
     logic l1_in_valid, l1_in_ready;
     assign l1_in_valid  = cs_q == CDrain || l1_req_valid;
     assign l1_req_ready = l1_in_ready && cs_q != CDrain;
-    assign cmd_ready_o  = cs_q == CIdle && !su_req_valid;
+    // A command is ordered after every store taken before it: it is taken only while no store
+    // is in progress (the unit ready for a new warp), so their lines are in the L1 ahead of it.
+    assign cmd_ready_o  = cs_q == CIdle && in_ready_o;
     assign cmd_busy_o   = cs_q != CIdle;
 
     stu_l1_wpath #(.Sets(L1Sets), .Ways(L1Ways), .WbEntries(WbEntries)) u_l1 (

@@ -28,6 +28,22 @@ class RtlStoreModel : public sts::StoreModel {
   // drain_caches() that must follow is given while they are: its cache events and DRAM writes
   // then include the store's last ones. (The cosimulation's drains and flushes, half of them.)
   virtual void leave_caches_busy() = 0;
+
+  // A pipelined front end (the cosimulation): the next operation is offered to the unit from
+  // the cycle after the current one is taken and waits there, valid and unchanged, while the
+  // unit is busy, as an SM's next instruction waits at the unit's input. Call one of these
+  // before execute(), execute_sass() or drain_caches(); the call after that must be the
+  // operation offered. The current operation then returns as soon as its status is taken (a
+  // command: as soon as it is no longer busy), with the caches still at work as after
+  // leave_caches_busy(). A store is offered behind a store, a command behind a store or a
+  // command; a store behind a command is not (its results would come inside the command).
+  // offer_next and offer_next_sass return false, and offer nothing, for a store that does not
+  // reach the unit (no active lane, nothing stored, an instruction the decoder rejects).
+  virtual bool offer_next(const isa::Instruction& ins, const golden::WarpContext& ctx,
+                          const golden::WarpOperands& ops) = 0;
+  virtual bool offer_next_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
+                               const golden::SassRegisterFile& rf) = 0;
+  virtual void offer_next_command(bool flush) = 0;
 };
 
 // The memory side the top talks to. With seed 0 (`stu run --on rtl`): the allocation and
@@ -52,6 +68,9 @@ struct RtlTrace {
   uint64_t to = ~uint64_t(0);
   uint64_t x_seed = 1;
   RtlEnvironment env;
+  // false: the configuration registers keep their reset values (which are golden
+  // ModelConfig's defaults); the model's configuration must then be the default one.
+  bool configure = true;
 };
 
 std::unique_ptr<RtlStoreModel> make_rtl_model(const golden::ModelConfig& cfg,

@@ -282,7 +282,8 @@ struct Bench {
         a = (generic ? m.local.base : 0) + base % (cfg.local_bytes + 32) + lane * size;
         break;
       case 4:
-        a = (generic ? m.konst.base : 0) + base % 256 + lane * size;
+        // (.param::func up to a little beyond its frame: the frame's size is configured)
+        a = (generic ? m.konst.base : 0) + base % (cfg.param_func_bytes + 64) + lane * size;
         break;
       default:
         a = r.next();
@@ -640,17 +641,37 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
   // Drains and flushes between stores (with caches): drawn from their own generators, so the
   // stores a seed makes do not depend on them. Half of them are given while the caches are
   // still at work on the store before (RtlStoreModel::leave_caches_busy): the two are then
-  // compared together, after the command.
+  // compared together, after the command. A quarter of them are two commands in a row.
   Rng cmds(o.seed * 0xA0761D6478BD642Full + 13);
   Rng busy(o.seed * 0xE7037ED1A0B428DBull + 17);
+  // A pipelined front end, from its own generator too: half the time the operation after a
+  // store (the next store, or the command) is offered while the store is in progress, and the
+  // second of two commands while the first one is (RtlStoreModel::offer_next); the cache
+  // comparison then waits for the next operation that ends with the caches quiet.
+  Rng pipe(o.seed * 0x8BB84B93962EACC9ull + 19);
+  std::optional<Bench::Warp> ahead;  // the next store, when offered behind this one
   for (uint64_t i = 0; i < o.txns; ++i) {
-    const Bench::Warp w = b.gen(r, kForms);
+    const Bench::Warp w = ahead ? std::move(*ahead) : b.gen(r, kForms);
+    ahead.reset();
     const uint64_t first_cycle = b.rtl->cycles();
     const Form& f = *w.form;
     const bool cmd = b.caches && cmds.chance(0.01);
     const bool flush = cmd && cmds.chance(0.4);
+    const bool twice = cmd && cmds.chance(0.25);
+    const bool flush2 = twice && cmds.chance(0.4);
     const bool early = cmd && busy.chance(0.5);
     if (early) b.rtl->leave_caches_busy();
+    bool behind = false;  // something offered behind the store: its caches still busy after it
+    bool store_behind = false;
+    if (cmd) {
+      if ((behind = pipe.chance(0.5))) b.rtl->offer_next_command(flush);
+    } else if (i + 1 < o.txns && pipe.chance(0.5)) {
+      ahead = b.gen(r, kForms);
+      const Bench::Warp& n = *ahead;
+      behind = store_behind = n.form->sass ? b.rtl->offer_next_sass(n.form->st, n.ctx, n.rf)
+                                           : b.rtl->offer_next(n.form->ins, n.ctx, n.ops);
+    }
+    const bool cmd_behind = twice && pipe.chance(0.5);
     if (f.sass) {
       golden::execute_sass(*b.gold, f.st, w.ctx, w.rf, g, b.scratch);
       b.rtl->execute_sass(f.st, w.ctx, w.rf, t);
@@ -663,23 +684,37 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
     if (diff.empty() && b.caches) {
       b.events.clear();
       b.caches->store(g, b.events);
-      if (early)
-        b.log_dram();  // compared after the command
+      if (early || behind)
+        b.log_dram();  // compared after the command, or after a store that ends quiet
       else
         diff = b.caches_agree();
     }
-    if (diff.empty() && cmd) {  // a drain (or a flush) after it
+    // A drain (or a flush) after it, and sometimes another one.
+    for (unsigned k = 0; diff.empty() && k < (twice ? 2u : cmd ? 1u : 0u); ++k) {
+      const bool fl = k == 0 ? flush : flush2;
       b.events.clear();
-      if (flush)
+      if (fl)
         b.caches->flush(b.events);
       else
         b.caches->drain(b.events);
-      b.rtl->drain_caches(flush);
+      const bool offer = k == 0 && cmd_behind;
+      if (offer) b.rtl->offer_next_command(flush2);
+      b.rtl->drain_caches(fl);
       diff = b.rtl->take_error();
-      if (diff.empty()) diff = b.caches_agree();
+      if (diff.empty()) {
+        if (offer)
+          b.log_dram();
+        else
+          diff = b.caches_agree();
+      }
       if (!diff.empty())
-        diff = std::string(flush ? "the flush" : "the drain") + " after this store" +
-               (early ? " (given while the caches worked on it)" : "") + ": " + diff;
+        diff = std::string("the ") + (k ? "second " : "") + (fl ? "flush" : "drain") +
+               " after this store" +
+               (k == 0 && behind       ? " (offered while the store was in progress)"
+                : k == 0 && early      ? " (given while the caches worked on it)"
+                : k == 1 && cmd_behind ? " (offered while the first command was in progress)"
+                                       : "") +
+               ": " + diff;
     }
     ++res.txns;
     if (!diff.empty()) {
@@ -692,7 +727,9 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
       history.for_each([&](const Ring<std::string>::Item& it) {
         res.report += "\n    #" + std::to_string(it.index) + " " + it.value;
       });
-      res.report += "\n  reproduce: " + repro_command("store_unit", o.seed, i + 1);
+      // (with the store offered behind this one, which the run must draw again)
+      res.report +=
+          "\n  reproduce: " + repro_command("store_unit", o.seed, i + (store_behind ? 2 : 1));
       res.wave_from = first_cycle > 64 ? first_cycle - 64 : 0;
       res.wave_to = b.rtl->cycles() + 8;
       break;

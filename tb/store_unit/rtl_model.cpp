@@ -180,7 +180,7 @@ class PathModel final : public RtlStoreModel {
                              cfg.param_func_bytes,
                              cfg.sass_regs,
                              cfg.sass_misalign == golden::MisalignMode::Fault ? 1u : 0u};
-    for (unsigned i = 0; i < sizeof regs / sizeof regs[0]; ++i) {
+    for (unsigned i = 0; (!trace || trace->configure) && i < sizeof regs / sizeof regs[0]; ++i) {
       u.cfg_valid_i = 1;
       u.cfg_sel_i = uint8_t(i);
       u.cfg_data_i = regs[i];
@@ -238,14 +238,23 @@ class PathModel final : public RtlStoreModel {
       check_tied_off();
       return;
     }
+    if (next_store_ && error_.empty())
+      error_ = "rtl model: a store cannot be offered behind a command";
     if (!busy_left_) events_.clear();  // else the store's last events come first
     // After a store that left the caches busy, the L1's events stay stalled 1 to 4 cycles more.
     uint64_t hold = busy_left_ ? 1 + env_rng_() % 4 : 0;
     busy_left_ = false;
     Top& u = *dut_;
-    u.cmd_valid_i = 1;
-    u.cmd_flush_i = flush;
-    bool taken = false;
+    // Offered behind the operation before: on the inputs already, or taken at its last edge.
+    bool taken = std::exchange(cmd_taken_early_, false);
+    if (std::exchange(cmd_offered_, false) && !taken && bool(u.cmd_flush_i) != flush)
+      error_ = "rtl model: the command executed is not the one offer_next_command() offered";
+    if (!taken) {
+      u.cmd_valid_i = 1;
+      u.cmd_flush_i = flush;
+    }
+    const bool offering = next_cmd_.has_value();  // then returns when no longer busy
+    bool ended = false;
     const uint64_t flushes = flush_results_;
     for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
       if (env_.seed) stall_caches();
@@ -254,20 +263,41 @@ class PathModel final : public RtlStoreModel {
       u.eval();
       const bool take = u.cmd_valid_i && u.cmd_ready_o;
       observe_caches();
-      // A flush is busy until the L2 slice's flush result has been taken.
-      if (taken && !u.cmd_busy_o && flush && flush_results_ == flushes && error_.empty())
-        error_ = "the RTL flush command ended before the L2 slice's flush result was taken";
-      const bool done = taken && !u.cmd_busy_o && caches_quiet();
+      if (taken && !u.cmd_busy_o && !ended && error_.empty()) {
+        ended = true;
+        // A flush is busy until the L2 slice's flush result has been taken; a drain (and the
+        // drain a flush starts with) until the L1 has given its last event and the L2 has
+        // taken every entry that left the write buffer.
+        if (flush && flush_results_ == flushes)
+          error_ = "the RTL flush command ended before the L2 slice's flush result was taken";
+        else if (u.l1_ev_valid_o || !l1_lines_.empty() || l2_seen_ != l2_expected_)
+          error_ = std::string("the RTL ") + (flush ? "flush" : "drain") +
+                   " command ended with the L1 still at work (an event or a write to the L2 "
+                   "still to come)";
+      }
+      if (taken && take && u.cmd_busy_o && error_.empty())
+        error_ = "the command offered behind a command was taken while that one was busy";
+      const bool done = taken && !u.cmd_busy_o && (offering || caches_quiet());
       clock_edge();
       if (take) {
         u.cmd_valid_i = 0;
+        if (taken) cmd_taken_early_ = true;  // the one offered behind it
         taken = true;
       }
-      // The command's flush bit means nothing once it is taken: random from then on.
-      if (taken && env_.seed) u.cmd_flush_i = env_rng_() & 1;
+      if (taken && next_cmd_ && !done) {  // the next command waits behind this one
+        u.cmd_valid_i = 1;
+        u.cmd_flush_i = *next_cmd_;
+        cmd_offered_ = true;
+        next_cmd_.reset();
+      } else if (taken && !cmd_offered_ && !cmd_taken_early_ && env_.seed) {
+        // The command's flush bit means nothing once it is taken: random from then on.
+        u.cmd_flush_i = env_rng_() & 1;
+      }
       if (done) return;
     }
     u.cmd_valid_i = 0;
+    cmd_offered_ = false;
+    next_cmd_.reset();
     error_ = "the RTL caches did not finish a " + std::string(flush ? "flush" : "drain") +
              " within " + std::to_string(kMaxCycles) + " cycles (they hang)";
   }
@@ -306,34 +336,83 @@ class PathModel final : public RtlStoreModel {
     out.cache.l2 = ins.l2;
     out.cache.has_policy = ins.cache_hint;
     out.order.async = ins.op != isa::Opcode::St;
-    if (ctx.active == 0 || ins.stores_nothing()) return;  // nothing reaches the unit (ptxas)
     Decoded d;
+    const Reach reach = decode(ins, ctx, ops, d);
+    if (reach != Reach::Unit) {  // nothing is offered behind what never reaches the unit
+      next_store_.reset();
+      next_cmd_.reset();
+    }
+    if (reach == Reach::Nothing) return;  // nothing reaches the unit (ptxas)
+    if (reach == Reach::Rejected) {       // the decoder rejects it: no operation reaches the unit
+      for (uint32_t m = ctx.active; m; m &= m - 1)
+        out.set_fault(unsigned(__builtin_ctz(m)), golden::FaultKind::BadInstruction, 0);
+      return;
+    }
+    if (d.kind != kTcgen05) {
+      last_policy_raw_ = ops.policy[unsigned(__builtin_ctz(ctx.active))];  // with the decode
+      out.order.mmio = ins.mmio;
+    }
+    run(d, ctx, out);
+  }
+
+  void execute_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
+                    const golden::SassRegisterFile& rf, golden::StoreResult& out) override {
+    out.clear();
+    events_.clear();
+    out.cache.cop = isa::CacheOp(uint8_t(s.cop));  // WB, CG, CS, WT in the same order
+    Decoded d;
+    decode_sass(s, ctx, rf, d);
+    run(d, ctx, out);
+  }
+
+  bool offer_next(const isa::Instruction& ins, const golden::WarpContext& ctx,
+                  const golden::WarpOperands& ops) override {
+    Decoded d;
+    if (decode(ins, ctx, ops, d) != Reach::Unit) return false;
+    next_store_.emplace(std::move(d), ctx);
+    return true;
+  }
+  bool offer_next_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
+                       const golden::SassRegisterFile& rf) override {
+    Decoded d;
+    decode_sass(s, ctx, rf, d);
+    next_store_.emplace(std::move(d), ctx);
+    return true;
+  }
+  void offer_next_command(bool flush) override {
+    if (caches_) next_cmd_ = flush;  // without caches a command is taken at once, never busy
+  }
+
+  std::string take_error() override { return std::exchange(error_, std::string()); }
+
+ private:
+  // Whether a PTX store reaches the unit: ptxas drops a store with nothing to store, and the
+  // decoder rejects an instruction whose operands do not fit its type.
+  enum class Reach { Unit, Nothing, Rejected };
+  // The instruction's static fields and operand registers as the front end hands them over.
+  static Reach decode(const isa::Instruction& ins, const golden::WarpContext& ctx,
+                      const golden::WarpOperands& ops, Decoded& d) {
+    if (ctx.active == 0 || ins.stores_nothing()) return Reach::Nothing;
     d.active = ctx.active;
     d.abs = ins.addr.base == isa::Address::Base::Immediate;
     d.imm = uint64_t(ins.addr.offset);
     d.addr = ops.addr;
     if (ins.op == isa::Opcode::Tcgen05St) {
       d.regs = ins.tmem_regs();
-      if (!ins.shape || d.regs == 0 || ops.src.size() < size_t(d.regs) * 32) {
-        bad_instruction(ctx.active, out);
-        return;
-      }
+      if (!ins.shape || d.regs == 0 || ops.src.size() < size_t(d.regs) * 32) return Reach::Rejected;
       d.kind = kTcgen05;
       d.shape = *ins.shape;
       d.num = ins.num ? ins.num : 1;
       d.unpack = ins.unpack16;
       d.split = ins.split_off ? uint32_t(ins.split_off->value) : 0;
       d.ops = &ops;
-      run(d, ctx, out);
-      return;
+      return Reach::Unit;
     }
     const unsigned elems = ins.stored_elements();
     const unsigned esize = ins.type ? isa::bytes_of(*ins.type) : 0;
     if (!ins.type || ops.src.size() < size_t(elems) * 32 || esize * elems == 0 ||
-        esize * elems > golden::kMaxAccessBytes) {
-      bad_instruction(ctx.active, out);  // the decoder rejects it: no operation reaches the unit
-      return;
-    }
+        esize * elems > golden::kMaxAccessBytes)
+      return Reach::Rejected;
     d.kind = ins.op != isa::Opcode::StAsync ? kSt : ins.is_async_release() ? kAsyncRelease : kAsync;
     d.generic = !ins.space;
     if (ins.space) d.space = *ins.space;
@@ -350,7 +429,6 @@ class PathModel final : public RtlStoreModel {
     d.l2 = ins.l2;
     d.has_policy = ins.cache_hint;
     d.policy = ops.policy;
-    last_policy_raw_ = ops.policy[unsigned(__builtin_ctz(ctx.active))];  // reported with the decode
     if (ins.mbar) {
       d.mbar_abs = ins.mbar->base == isa::Address::Base::Immediate;
       d.mbar_imm = uint64_t(ins.mbar->offset);
@@ -364,19 +442,13 @@ class PathModel final : public RtlStoreModel {
         if (esize > 8) std::memcpy(p + 8, &v.hi, esize - 8);
       }
     }
-    out.order.mmio = ins.mmio;
-    run(d, ctx, out);
+    return Reach::Unit;
   }
-
-  void execute_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
-                    const golden::SassRegisterFile& rf, golden::StoreResult& out) override {
-    out.clear();
-    events_.clear();
-    out.cache.cop = isa::CacheOp(uint8_t(s.cop));  // WB, CG, CS, WT in the same order
-    Decoded d;
+  static void decode_sass(const isa::SassSt& s, const golden::WarpContext& ctx,
+                          const golden::SassRegisterFile& rf, Decoded& d) {
     d.kind = kSass;
     d.active = ctx.active;  // the unit applies the guard
-    d.cop = out.cache.cop;
+    d.cop = isa::CacheOp(uint8_t(s.cop));
     const unsigned size = isa::bytes_of(s.size);
     d.elem_bytes = size;
     d.imm = uint64_t(s.imm);
@@ -399,15 +471,6 @@ class PathModel final : public RtlStoreModel {
         d.data[l][b] = uint8_t(rf.read(l, reg) >> (8 * (b % 4)));
       }
     }
-    run(d, ctx, out);
-  }
-
-  std::string take_error() override { return std::exchange(error_, std::string()); }
-
- private:
-  static void bad_instruction(uint32_t active, golden::StoreResult& out) {
-    for (uint32_t m = active; m; m &= m - 1)
-      out.set_fault(unsigned(__builtin_ctz(m)), golden::FaultKind::BadInstruction, 0);
   }
   void mirror_tmem(bool same) {
     if (!same && error_.empty())
@@ -561,8 +624,9 @@ class PathModel final : public RtlStoreModel {
            !u.l2_res_valid_o && !u.dram_valid_o;
   }
 
-  // Drives one warp store through the path and collects what it reports.
-  void run(const Decoded& d, const golden::WarpContext& ctx, golden::StoreResult& out) {
+  // A warp store's fields on the unit's inputs (in_valid_i aside). In the cosimulation the
+  // inputs its kind does not read carry random values: the unit must not look at them.
+  void drive(const Decoded& d, const golden::WarpContext& ctx) {
     Top& u = *dut_;
     u.in_kind_i = d.kind;
     u.in_cta_i = ctx.cta;
@@ -608,15 +672,73 @@ class PathModel final : public RtlStoreModel {
       put_bits(u.in_pred_i, 7 * l, 7, d.pred[l]);
       put_bytes(u.in_data_i, 256 * l, d.data[l].data(), 32);
     }
+    if (env_.seed) scramble_unread(d);
+  }
+  // The inputs a warp store of this kind leaves unread, at random: the SASS register operands,
+  // guard and Plg of a PTX store; the PTX address, mbarrier and policy operands of a SASS ST; the
+  // mbarrier operands of a store without one, the policy without .L2::cache_hint, the TMEM
+  // fields of a store to memory, the data of a tcgen05.st (its data comes in beats).
+  void scramble_unread(const Decoded& d) {
+    Top& u = *dut_;
+    auto rnd = [&](auto& port, unsigned lsb, unsigned width) {
+      put_bits(port, lsb, width,
+               env_rng_() & (width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1));
+    };
+    if (d.kind != kSass) {
+      u.in_sass_extended_i = env_rng_() & 1;
+      u.in_sass_no_ra_i = env_rng_() & 1;
+      u.in_sass_ra_i = uint8_t(env_rng_());
+      u.in_guard_i = env_rng_() & 7;
+      u.in_guard_neg_i = env_rng_() & 1;
+      u.in_plg_i = env_rng_() & 7;
+      u.in_plg_neg_i = env_rng_() & 1;
+      for (unsigned l = 0; l < 32; ++l) {
+        rnd(u.in_ra_lo_i, 32 * l, 32);
+        rnd(u.in_ra_hi_i, 32 * l, 32);
+        rnd(u.in_pred_i, 7 * l, 7);
+      }
+    } else {
+      u.in_abs_i = env_rng_() & 1;
+      for (unsigned l = 0; l < 32; ++l) rnd(u.in_addr_i, 64 * l, 64);
+    }
+    if (d.kind != kAsync) {
+      u.in_mbar_abs_i = env_rng_() & 1;
+      u.in_mbar_imm_i = env_rng_();
+      for (unsigned l = 0; l < 32; ++l) rnd(u.in_mbar_i, 64 * l, 64);
+    }
+    if (!d.has_policy)
+      for (unsigned l = 0; l < 32; ++l) rnd(u.in_policy_i, 64 * l, 64);
+    if (d.kind != kTcgen05) {
+      u.in_num_i = uint8_t(env_rng_());
+      u.in_unpack_i = env_rng_() & 1;
+      u.in_split_i = uint32_t(env_rng_());
+    } else {
+      for (unsigned l = 0; l < 32; ++l)
+        for (unsigned w = 0; w < 4; ++w) rnd(u.in_data_i, 256 * l + 64 * w, 64);
+    }
+  }
+
+  // Drives one warp store through the path and collects what it reports.
+  void run(const Decoded& d, const golden::WarpContext& ctx, golden::StoreResult& out) {
+    Top& u = *dut_;
+    if (on_inputs_) {  // offered behind the store before: on the inputs, unchanged, since then
+      if (on_inputs_->kind != d.kind || on_inputs_->active != d.active ||
+          on_inputs_->cta != ctx.cta || on_inputs_->warp != ctx.warp)
+        error_ = "rtl model: the store executed is not the one offer_next() offered";
+      on_inputs_.reset();
+    } else {
+      drive(d, ctx);
+    }
     unsigned beat = 0;
     u.in_valid_i = 1;
     u.alloc_rsp_valid_i = 0;
     u.mbar_rd_rsp_valid_i = 0;
     u.mbar_wr_ready_i = 1;
     u.st_ready_i = 1;
-    bool done = false;
+    bool done = false, accepted = false;
     alloc_wait_.fill(kNotAsked);
     mbar_wait_ = kNotAsked;
+    const bool offering = next_store_ || next_cmd_;  // then returns at its status
     for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
       if (env_.seed) {  // random back-pressure on every output port
         u.req_ready_i = !stall();
@@ -631,7 +753,7 @@ class PathModel final : public RtlStoreModel {
         u.ev_ready_i = (lfsr_ & 12) != 0;
         u.tm_ready_i = (lfsr_ & 48) != 0;
       }
-      u.reg_valid_i = d.kind == kTcgen05 && beat < d.regs && !u.in_valid_i;
+      u.reg_valid_i = d.kind == kTcgen05 && beat < d.regs && accepted;
       if (u.reg_valid_i) {
         u.reg_last_i = beat + 1 == d.regs;
         for (unsigned t = 0; t < 32; ++t)
@@ -639,7 +761,7 @@ class PathModel final : public RtlStoreModel {
       }
       u.clk_i = 0;
       u.eval();
-      if (leave_busy_ && u.st_valid_o && u.l1_ev_ready_i) {
+      if ((leave_busy_ || cmd_offered_) && u.st_valid_o && u.l1_ev_ready_i) {
         // The L1's last event waits from the status on, so the command that follows finds
         // the L1 still at work.
         u.l1_ev_ready_i = 0;
@@ -697,23 +819,70 @@ class PathModel final : public RtlStoreModel {
         done = true;
       }
       observe_caches();
-      const bool finished = done && (leave_busy_ || caches_quiet());
+      // What waits behind this store is taken only once it is done.
+      if (accepted && error_.empty() && (taken || (cmd_offered_ && u.cmd_ready_o)))
+        error_ = std::string("the ") + (taken ? "store" : "command") +
+                 " offered behind a store was taken before the store's status";
+      const bool finished = done && (leave_busy_ || offering || caches_quiet());
       clock_edge();
-      if (taken) u.in_valid_i = 0;
+      if (taken && !accepted) {
+        accepted = true;
+        offer_what_follows();
+      }
       if (beat_taken) ++beat;
       u.alloc_rsp_valid_i = 0;
       u.mbar_rd_rsp_valid_i = 0;
       if (finished) {
         check_tied_off();
-        busy_left_ = leave_busy_ && !caches_quiet();
+        busy_left_ = (leave_busy_ || offering) && !caches_quiet();
         leave_busy_ = false;
         return;
       }
     }
     u.in_valid_i = 0;
     leave_busy_ = false;
+    next_store_.reset();
+    next_cmd_.reset();
     error_ = "the RTL store path gave no status within " + std::to_string(kMaxCycles) +
              " cycles (it hangs)";
+  }
+
+  // After a store is taken: the operation offered behind it goes on the inputs (a store with
+  // in_valid_i, a command with cmd_valid_i), and waits; with nothing behind it, in_valid_i
+  // falls and, in the cosimulation, the store inputs take random values (the unit holds what
+  // it took).
+  void offer_what_follows() {
+    Top& u = *dut_;
+    if (next_store_) {
+      drive(next_store_->first, next_store_->second);
+      on_inputs_ = Offered{next_store_->first.kind, next_store_->first.active,
+                           next_store_->second.cta, next_store_->second.warp};
+      next_store_.reset();
+      return;  // in_valid_i stays high
+    }
+    u.in_valid_i = 0;
+    if (next_cmd_) {
+      u.cmd_valid_i = 1;
+      u.cmd_flush_i = *next_cmd_;
+      cmd_offered_ = true;
+      next_cmd_.reset();
+    }
+    if (!env_.seed) return;
+    Decoded junk;
+    junk.kind = Kind(env_rng_() % 5);
+    junk.active = uint32_t(env_rng_());
+    junk.imm = env_rng_();
+    for (unsigned l = 0; l < 32; ++l) {
+      junk.addr[l] = env_rng_();
+      for (unsigned w = 0; w < 4; ++w) {
+        const uint64_t v = env_rng_();
+        std::memcpy(junk.data[l].data() + 8 * w, &v, 8);
+      }
+    }
+    golden::WarpContext ctx;
+    ctx.cta = uint16_t(env_rng_());
+    ctx.warp = uint16_t(env_rng_());
+    drive(junk, ctx);
   }
 
   void take_line(golden::StoreResult& out) {
@@ -781,6 +950,20 @@ class PathModel final : public RtlStoreModel {
   uint64_t flush_results_ = 0;  // the L2 slice's flush results taken
   bool leave_busy_ = false;     // leave_caches_busy(): the next store returns at its status
   bool busy_left_ = false;      // the last store did, and the caches were still at work
+  // The pipelined front end (offer_next): the store or command to offer behind the current
+  // operation once it is taken; the store on the inputs now, waiting to be taken (what of it
+  // the next execute() checks); a command offered, and one taken at the last edge of the
+  // command before it.
+  struct Offered {
+    Kind kind;
+    uint32_t active;
+    uint16_t cta, warp;
+  };
+  std::optional<std::pair<Decoded, golden::WarpContext>> next_store_;
+  std::optional<bool> next_cmd_;
+  std::optional<Offered> on_inputs_;
+  bool cmd_offered_ = false;
+  bool cmd_taken_early_ = false;
   std::string no_caches_;
   uint32_t lfsr_ = 0xACE1u;
   // The memory side (RtlEnvironment): cycles each lane's allocation request and the mbarrier

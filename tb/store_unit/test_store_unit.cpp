@@ -166,6 +166,37 @@ TEST(StoreUnit, WithoutCachesACommandIsTakenAtOnce) {
   EXPECT_EQ(m->take_error(), "");
 }
 
+// Out of reset, before any configuration write, the unit's bounds are golden ModelConfig's
+// defaults (docs/golden.md): 48 KiB of shared memory a CTA, 4 KiB of local memory and of
+// .param::func frame a thread. A byte at each one's last offset is stored; the byte after it
+// is out_of_allocation.
+TEST(StoreUnit, OutOfResetTheBoundsAreTheGoldenDefaults) {
+  tb::RtlTrace unconfigured;
+  unconfigured.configure = false;
+  auto m = tb::make_rtl_model(golden::ModelConfig{}, &unconfigured);
+  struct Case {
+    const char* text;
+    uint64_t last;
+  };
+  const Case cases[] = {{"st.shared::cta.u8 [%rd1], %rs1;", 48 * 1024 - 1},
+                        {"st.local.u8 [%rd1], %rs1;", 4095},
+                        {"st.param::func.u8 [%rd1], %rs1;", 4095}};
+  for (const Case& c : cases) {
+    const isa::Instruction ins = parse(c.text);
+    golden::WarpOperands ops;
+    ops.src.assign(32, golden::RegValue{0x5A, 0});
+    ops.addr[0] = c.last;
+    ops.addr[1] = c.last + 1;
+    golden::StoreResult out;
+    m->execute(ins, golden::WarpContext{0, 0, 0x3u}, ops, out);
+    EXPECT_EQ(m->take_error(), "") << c.text;
+    EXPECT_EQ(out.stored_mask, 0x1u) << c.text;
+    EXPECT_EQ(out.fault_mask, 0x2u) << c.text;
+    EXPECT_EQ(out.fault[1].kind, golden::FaultKind::OutOfAllocation) << c.text;
+    EXPECT_EQ(out.bytes, 1u) << c.text;
+  }
+}
+
 TEST(StoreUnit, MisalignedLaneFaultsAloneAndTheOthersStore) {
   auto m = tb::make_rtl_model(golden::ModelConfig{});
   m->image().allocations().add(0x10000, 0x1000);
