@@ -675,9 +675,11 @@ class PathModel final : public RtlStoreModel {
     if (env_.seed) scramble_unread(d);
   }
   // The inputs a warp store of this kind leaves unread, at random: the SASS register operands,
-  // guard and Plg of a PTX store; the PTX address, mbarrier and policy operands of a SASS ST; the
-  // mbarrier operands of a store without one, the policy without .L2::cache_hint, the TMEM
-  // fields of a store to memory, the data of a tcgen05.st (its data comes in beats).
+  // guard and Plg of a PTX store; the PTX address of a SASS ST; the mbarrier operands of a store
+  // without one, the policy without .L2::cache_hint, the TMEM fields of a store to memory, the
+  // data of a tcgen05.st (its data comes in beats); the semantics and scope of a SASS ST, a
+  // tcgen05.st and the mbarrier form of st.async (their ordering is fixed by the kind), and the
+  // semantics of an .mmio store (always .relaxed.sys).
   void scramble_unread(const Decoded& d) {
     Top& u = *dut_;
     auto rnd = [&](auto& port, unsigned lsb, unsigned width) {
@@ -708,6 +710,13 @@ class PathModel final : public RtlStoreModel {
     }
     if (!d.has_policy)
       for (unsigned l = 0; l < 32; ++l) rnd(u.in_policy_i, 64 * l, 64);
+    if (d.kind == kSass || d.kind == kTcgen05 || d.kind == kAsync) {  // their ordering is fixed
+      u.in_sem_i = env_rng_() & 3;
+      u.in_has_scope_i = env_rng_() & 1;
+      u.in_scope_i = env_rng_() & 3;
+    } else if (d.mmio) {  // .mmio is .relaxed.sys whatever the semantics field says
+      u.in_sem_i = env_rng_() & 3;
+    }
     if (d.kind != kTcgen05) {
       u.in_num_i = uint8_t(env_rng_());
       u.in_unpack_i = env_rng_() & 1;
