@@ -564,7 +564,12 @@ class StoreUnitCoverage {
     policy_ = &c.point("store_unit.policy", {"opaque", "fractional", "named", "trap"});
     active_ = &c.point("store_unit.active_lanes", {"all", "some", "one"});
     async_cluster_ = &c.point("store_unit.st_async_cluster", {"one_cta", "several_ctas"});
+    behind_ = &c.point("store_unit.offered_behind",
+                       {"store_behind_store", "command_behind_store", "command_behind_command"});
   }
+  // The pipelined front end: what was offered while the unit was busy (and matched).
+  enum class Behind : size_t { StoreBehindStore, CommandBehindStore, CommandBehindCommand };
+  void offered(Behind b) { behind_->hit(size_t(b)); }
   void sample(size_t form, const Form& f, const golden::StoreResult& g,
               const golden::WarpContext& ctx, const golden::WarpOperands& ops,
               uint32_t cluster_ctas) {
@@ -617,7 +622,7 @@ class StoreUnitCoverage {
   }
 
  private:
-  CoverPoint *form_, *fault_, *policy_, *active_, *async_cluster_;
+  CoverPoint *form_, *fault_, *policy_, *active_, *async_cluster_, *behind_;
   Crossed sem_space_, sem_scope_, width_vec_;
 };
 
@@ -736,7 +741,13 @@ CosimResult cosim_store_unit(const CosimOptions& o) {
     }
     history.push(f.text + ": " + summary(g), i);
     ++res.matched;
-    if (cov) cov->sample(size_t(w.form - kForms.data()), f, g, w.ctx, w.ops, b.cfg.cluster_ctas);
+    if (cov) {
+      cov->sample(size_t(w.form - kForms.data()), f, g, w.ctx, w.ops, b.cfg.cluster_ctas);
+      using Behind = StoreUnitCoverage::Behind;
+      if (store_behind) cov->offered(Behind::StoreBehindStore);
+      if (cmd && behind) cov->offered(Behind::CommandBehindStore);
+      if (cmd_behind) cov->offered(Behind::CommandBehindCommand);
+    }
   }
   if (res.report.empty() && b.caches) {  // everything still in the caches goes to DRAM
     b.events.clear();
