@@ -1224,6 +1224,18 @@ module stu_store_unit
   end
   // One barrier copy per lane at most.
   `ASSERT_IF(MbarCopies_A, mb_next_q != 5'd31 || !mb_valid_q[31], ms_q == MRead)
+  // The stages the state machines wait for answer one cycle after they are asked, and the
+  // mbarrier unit is always ready (its output is always taken): the waits, which keep the
+  // machines right for a stage with more latency, are never taken (rtl/coverage_waivers.txt).
+  for (genvar l = 0; l < NumLanes; l++) begin : gen_stage_asserts
+    `ASSERT_IF(AlignAnswers_A, sa_out_valid[l],
+               state_q == Lanes && `STU_SU_LST(lst_q, l) == LAlign)
+    `ASSERT_IF(ResolveAnswers_A, rs_out_valid[l],
+               state_q == Lanes && `STU_SU_LST(lst_q, l) == LResolve)
+  end
+  `ASSERT_IF(MbarResolveAnswers_A, rm_out_valid, ms_q == MResolve)
+  `ASSERT_IF(MbarUnitReady_A, mb_in_ready, ms_q == MStep)
+  `ASSERT_IF(MbarUnitAnswers_A, mb_out_valid, ms_q == MStepWait)
 
 `undef STU_SU_LST
 `undef STU_SU_FLT
