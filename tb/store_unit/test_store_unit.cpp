@@ -197,6 +197,30 @@ TEST(StoreUnit, OutOfResetTheBoundsAreTheGoldenDefaults) {
   }
 }
 
+// A strong .sys store whose lanes reach shared memory only reports scope .cluster; one lane in
+// global memory keeps .sys (docs/golden.md, ordering metadata). A generic st.relaxed.sys.u32
+// with lane 0 in CTA 0's shared window and lane 1 in a global allocation, then both in shared.
+TEST(StoreUnit, SysScopeNarrowsOnlyWhenNoLaneIsGlobal) {
+  const golden::ModelConfig cfg;
+  auto m = tb::make_rtl_model(cfg);
+  m->image().allocations().add(0x10000, 0x1000);
+  const isa::Instruction ins = parse("st.relaxed.sys.u32 [%rd1], %r1;");
+  golden::WarpOperands ops;
+  ops.src.assign(32, golden::RegValue{7, 0});
+  ops.addr[0] = cfg.map.shared.base + 0x40;
+  ops.addr[1] = 0x10040;
+  golden::StoreResult out;
+  m->execute(ins, golden::WarpContext{0, 0, 0x3u}, ops, out);
+  EXPECT_EQ(m->take_error(), "");
+  EXPECT_EQ(out.stored_mask, 0x3u);
+  EXPECT_EQ(out.order.scope, std::optional<isa::Scope>(isa::Scope::Sys));
+  ops.addr[1] = cfg.map.shared.base + 0x80;
+  m->execute(ins, golden::WarpContext{0, 0, 0x3u}, ops, out);
+  EXPECT_EQ(m->take_error(), "");
+  EXPECT_EQ(out.stored_mask, 0x3u);
+  EXPECT_EQ(out.order.scope, std::optional<isa::Scope>(isa::Scope::Cluster));
+}
+
 TEST(StoreUnit, MisalignedLaneFaultsAloneAndTheOthersStore) {
   auto m = tb::make_rtl_model(golden::ModelConfig{});
   m->image().allocations().add(0x10000, 0x1000);
