@@ -1236,6 +1236,10 @@ module stu_store_unit
   `ASSERT_IF(MbarResolveAnswers_A, rm_out_valid, ms_q == MResolve)
   `ASSERT_IF(MbarUnitReady_A, mb_in_ready, ms_q == MStep)
   `ASSERT_IF(MbarUnitAnswers_A, mb_out_valid, ms_q == MStepWait)
+  // The group and mbarrier lane pointers count up to 32 (done) and stop there: a value past it
+  // would wrap round through the lanes before the warp's status.
+  `ASSERT(GroupInRange_A, grp_q <= 6'd32)
+  `ASSERT(MbarLaneInRange_A, mp_q <= 6'd32)
 
 `undef STU_SU_LST
 `undef STU_SU_FLT

@@ -11,7 +11,8 @@ the regression of every registered block those models serve (`stu cosim --block 
 seeds of tests/regress/mutation.txt, and the block's directed tests, tb_<block>, without the
 Long cases) and records the mutant as
 
-    killed     a regression failed (or ran past --timeout: a hang is a detection too)
+    killed     a regression failed (or ran past --timeout, or printed more than 64 MiB:
+               a hang or an endless report is a detection too)
     survived   every regression passed: a hole in the stimulus or checks, or an equivalent
                mutant (docs/verification.md lists the equivalent ones with the reason)
     invalid    the mutant does not build (Verilator -Wall, or the C++ compile, rejects it)
@@ -48,6 +49,7 @@ import filecmp
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -282,17 +284,35 @@ def reach(module, graph, blocks):
 
 # --- running -------------------------------------------------------------------------------
 
+OUTPUT_LIMIT = 64 << 20  # bytes a command may print before it is stopped
+
+
 def run(cmd, timeout, log):
+    """Runs cmd; its return code, "timeout" past timeout seconds, or "flood" once it has
+    printed more than OUTPUT_LIMIT bytes (a mutant can make a bench report the same error
+    every cycle). The output goes to a file, never to this process's memory; the log keeps
+    its tail."""
     t0 = time.time()
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
-        rc = p.returncode
-        out = p.stdout.decode(errors="replace")
-    except subprocess.TimeoutExpired as e:
-        rc, out = "timeout", (e.stdout or b"").decode(errors="replace")
+    with tempfile.TemporaryFile() as out:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        rc = None
+        while rc is None:
+            try:
+                rc = p.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                if time.time() - t0 > timeout:
+                    rc = "timeout"
+                elif os.fstat(out.fileno()).st_size > OUTPUT_LIMIT:
+                    rc = "flood"
+                if rc is not None:
+                    p.kill()
+                    p.wait()
+        size = os.fstat(out.fileno()).st_size
+        out.seek(max(0, size - 20000))
+        tail = out.read().decode(errors="replace")
     with open(log, "a") as f:
-        f.write("$ " + " ".join(cmd) + "\n" + out[-20000:] + "\n[rc %s, %.1f s]\n"
-                % (rc, time.time() - t0))
+        f.write("$ " + " ".join(cmd) + "\n" + tail + "\n[rc %s, %d bytes, %.1f s]\n"
+                % (rc, size, time.time() - t0))
     return rc
 
 
