@@ -63,7 +63,8 @@ DECL = re.compile(r"^\s*(input|output|inout|logic|wire|reg|bit|int|integer|genva
                   r"endfunction|struct|enum)\b")
 SIZED = re.compile(r"\b(\d+)'([bdh])([0-9a-fA-F_]+)\b")
 FILL = re.compile(r"(?<![\w'])'([01])\b")
-CASE_ITEM = re.compile(r"^(\s*)(?!default\b)([\w'.{}][\w'.,{} ]*?)\s*:\s*([^:;][^;]*;)\s*$")
+# a case item with a statement (an item that is only `;` has none to drop)
+CASE_ITEM = re.compile(r"^(\s*)(?!default\b)([\w'.{}][\w'.,{} ]*?)\s*:\s*([^:;\s][^;]*;)\s*$")
 
 
 def code_lines(text):

@@ -14,6 +14,7 @@ module fixture #(
     if (a_i == 4'd3 && !a_i[0]) d = a_i + 4'b0001;  /* a block comment: a != b */
     unique case (a_i[1:0])
       2'd0: d = a_i & 4'hf;
+      2'd1: ;  // an empty item: nothing for `case` to drop
       default: d = '1;
     endcase
   end
