@@ -241,7 +241,8 @@ class PathModel final : public RtlStoreModel {
     if (next_store_ && error_.empty())
       error_ = "rtl model: a store cannot be offered behind a command";
     if (!busy_left_) events_.clear();  // else the store's last events come first
-    // After a store that left the caches busy, the L1's events stay stalled 1 to 4 cycles more.
+    // After a store that left the caches busy, the L1's events stay stalled until the command
+    // is taken and 1 to 4 cycles after it, so that the drain finds the L1 still at work.
     uint64_t hold = busy_left_ ? 1 + env_rng_() % 4 : 0;
     busy_left_ = false;
     Top& u = *dut_;
@@ -258,7 +259,7 @@ class PathModel final : public RtlStoreModel {
     const uint64_t flushes = flush_results_;
     for (uint64_t cycle = 0; cycle < kMaxCycles; ++cycle) {
       if (env_.seed) stall_caches();
-      if (cycle < hold) u.l1_ev_ready_i = 0;
+      if (hold) u.l1_ev_ready_i = 0;
       u.clk_i = 0;
       u.eval();
       const bool take = u.cmd_valid_i && u.cmd_ready_o;
@@ -279,6 +280,7 @@ class PathModel final : public RtlStoreModel {
         error_ = "the command offered behind a command was taken while that one was busy";
       const bool done = taken && !u.cmd_busy_o && (offering || caches_quiet());
       clock_edge();
+      if (taken && hold) --hold;
       if (take) {
         u.cmd_valid_i = 0;
         if (taken) cmd_taken_early_ = true;  // the one offered behind it
@@ -776,12 +778,15 @@ class PathModel final : public RtlStoreModel {
       }
       u.clk_i = 0;
       u.eval();
-      if ((leave_busy_ || cmd_offered_) && u.st_valid_o && u.l1_ev_ready_i) {
-        // The L1's last event waits from the status on, so the command that follows finds
-        // the L1 still at work.
+      if ((leave_busy_ || cmd_offered_) && u.l1_ev_ready_i &&
+          (u.st_valid_o || (u.l1_ev_valid_o && ev_held_ < kEvHold))) {
+        // The L1's events wait up to kEvHold cycles each, and the last one from the status
+        // on, so the command that follows finds the L1 still at work (bounded: the L1 takes
+        // no line while it holds an event, and the unit gives its status after its last line).
         u.l1_ev_ready_i = 0;
         u.eval();
       }
+      ev_held_ = u.l1_ev_valid_o && !u.l1_ev_ready_i ? ev_held_ + 1 : 0;
       const bool taken = u.in_valid_i && u.in_ready_o;  // at this cycle's edge
       // The memory side answers a request when its latency has passed (0: in the cycle it is
       // asked), while the request holds; then the outputs settle again.
@@ -964,9 +969,11 @@ class PathModel final : public RtlStoreModel {
   uint64_t x_seed_ = 1;  // the X-randomisation seed (names the coverage file)
   std::unique_ptr<Top> dut_;
   bool caches_ = false;
-  uint64_t flush_results_ = 0;  // the L2 slice's flush results taken
-  bool leave_busy_ = false;     // leave_caches_busy(): the next store returns at its status
-  bool busy_left_ = false;      // the last store did, and the caches were still at work
+  uint64_t flush_results_ = 0;             // the L2 slice's flush results taken
+  static constexpr unsigned kEvHold = 12;  // cycles an L1 event waits before a command
+  unsigned ev_held_ = 0;                   // cycles the L1's current event has waited
+  bool leave_busy_ = false;  // leave_caches_busy(): the next store returns at its status
+  bool busy_left_ = false;   // the last store did, and the caches were still at work
   // The pipelined front end (offer_next): the store or command to offer behind the current
   // operation once it is taken; the store on the inputs now, waiting to be taken (what of it
   // the next execute() checks); a command offered, and one taken at the last edge of the
