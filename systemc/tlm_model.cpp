@@ -277,7 +277,8 @@ bool TlmModel::fill_ahead(AheadOp& slot) {
   if (!workload_->next(slot.op)) return false;
   const isa::Instruction* ins = slot.op.ins;
   slot.planned = slot.op.kind == OpKind::Store && !(ins->op == isa::Opcode::StAsync && ins->mbar);
-  if (slot.planned) golden::plan(image_, *ins, slot.op.ctx, slot.op.ops, slot.res, ahead_scratch_);
+  if (slot.planned)
+    golden::plan(image_, *ins, slot.op.ctx, slot.op.ops, slot.res, ahead_scratch_.scratch);
   return true;
 }
 

@@ -183,8 +183,13 @@ class TlmModel final : public sts::StoreModel {
   bool fill_ahead(AheadOp& slot);
   bool next_fed_op(PlannedOp& op);
   bool plan_thread_ = std::thread::hardware_concurrency() >= 2;
-  golden::Scratch ahead_scratch_;  // the plan thread's
-  Hinted hinted_next_;             // leaving_hint() of the op after the current one
+  // The plan thread's scratch, written by every plan: on host cache lines of its own, so that
+  // the simulation thread's members beside it are not taken away from its core.
+  struct alignas(64) AheadScratch {
+    golden::Scratch scratch;
+  };
+  AheadScratch ahead_scratch_;
+  alignas(64) Hinted hinted_next_;  // leaving_hint() of the op after the current one
   std::uint64_t hinted_next_op_ = 0;
   std::unique_ptr<Feed> feed_thread_;  // during run() (after what its thread reads)
   std::map<std::size_t, Deferred> deferred_;

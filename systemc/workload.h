@@ -54,7 +54,10 @@ struct WarpOp {
   std::int32_t slot = -1;
 };
 
-class Workload {
+// A workload's state is written as its ops are read, by the model's plan thread during a run
+// (TlmModel::set_plan_thread): aligned to a host cache line and a whole number of them, so
+// that no object of the simulation thread's shares a line with it.
+class alignas(64) Workload {
  public:
   virtual ~Workload() = default;
   virtual std::string name() const = 0;
