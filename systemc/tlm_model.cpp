@@ -1,5 +1,6 @@
 #include "tlm_model.h"
 
+#include <cstddef>
 #include <cstdio>
 
 #include <algorithm>
@@ -273,6 +274,9 @@ bool TlmModel::next_workload_op(PlannedOp& op) {
 // its turn comes, as without the plan thread. Every other plan reads only what no op changes:
 // the configuration, the windows, the allocations (their look-up cache is thread-safe) and
 // the TMEM allocation made at set-up.
+// The op's scalar fields and the slot's `planned` share the slot's first host cache line.
+static_assert(offsetof(WarpOp, ops) + alignof(WarpOp) <= 64, "WarpOp: scalar fields past 64 B");
+
 bool TlmModel::fill_ahead(AheadOp& slot) {
   if (!workload_->next(slot.op)) return false;
   const isa::Instruction* ins = slot.op.ins;
@@ -301,7 +305,8 @@ bool TlmModel::next_fed_op(PlannedOp& op) {
       prefetch_lines(lines.data(), lines.size() * sizeof(lines[0]));
     }
     if (const AheadOp* later = feed_thread_->peek(1)) {
-      prefetch_lines(&later->op, 64);
+      prefetch_lines(later, std::size_t(reinterpret_cast<const char*>(&later->op.ops) -
+                                        reinterpret_cast<const char*>(later)));
       const char* tail = reinterpret_cast<const char*>(&later->res.fault_mask);
       prefetch_lines(tail, std::size_t(reinterpret_cast<const char*>(&later->res + 1) - tail));
     }

@@ -173,10 +173,12 @@ class TlmModel final : public sts::StoreModel {
   void issue_workload_op(const WarpOp& cur, const golden::StoreResult* planned, PlannedOp& op);
 
   // The plan thread (set_plan_thread): the workload's ops, planned ahead.
-  struct AheadOp {
+  // A slot of the feed, as the simulation thread reads it: `planned` and the op's scalar
+  // fields on the slot's first host cache line (the hint for the op after next asks for it).
+  struct alignas(64) AheadOp {
+    bool planned = false;  // res holds op's plan (else the model's thread plans it)
     WarpOp op;
     golden::StoreResult res;
-    bool planned = false;  // res holds op's plan (else the model's thread plans it)
   };
   using Feed = AheadFeed<AheadOp>;
   static constexpr std::size_t kAheadOps = 256;

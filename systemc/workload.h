@@ -33,13 +33,15 @@ enum class OpKind : std::uint8_t {
   Fence,       // fence.{sc,acq_rel}.<scope> (MEMBAR): `scope`; no effect on memory's contents
 };
 
+// The scalar fields come first and the lanes' operands last, so that a reader that does not
+// need the operands (the model, given an op planned on the plan thread) reads one host cache
+// line of it.
 struct WarpOp {
   OpKind kind = OpKind::Store;
   std::uint32_t sm = 0;  // the SM that issues it (0 .. sms-1; the model takes it modulo)
   // Store: the instruction (owned by the workload; valid until the workload is destroyed).
   const isa::Instruction* ins = nullptr;
-  golden::WarpContext ctx;   // cluster rank (cta), warp within the CTA, active lanes
-  golden::WarpOperands ops;  // Store: per-lane operand values (src sized elements * 32)
+  golden::WarpContext ctx;  // cluster rank (cta), warp within the CTA, active lanes
   // MbarArrive / MbarWait: the barrier at shared offset `mbar_offset` of CTA ctx.cta.
   std::uint64_t mbar_offset = 0;
   std::uint32_t tx_bytes = 0;          // MbarArrive: expect-tx bytes (0: a plain arrive)
@@ -52,6 +54,7 @@ struct WarpOp {
   // The warp's slot among its SM's resident warps (the LSU's per-warp state: fences, releases,
   // tcgen05 waits); -1: ctx.cta * 32 + ctx.warp. Traces set it (several CTAs share an SM).
   std::int32_t slot = -1;
+  golden::WarpOperands ops;  // Store: per-lane operand values (src sized elements * 32)
 };
 
 // A workload's state is written as its ops are read, by the model's plan thread during a run
