@@ -268,15 +268,16 @@ bool TlmModel::next_workload_op(PlannedOp& op) {
   return true;
 }
 
+// The slot's `planned` (padded to the op's alignment) and the op's scalar fields share the
+// slot's first host cache line, which next_fed_op()'s look-ahead hint asks for.
+static_assert(offsetof(WarpOp, ops) + alignof(WarpOp) <= 64, "WarpOp: scalar fields past 64 B");
+
 // The plan thread's step: the workload's next op, its store planned, except a store whose
 // plan reads the barriers' states (st.async with an [mbar] operand: its complete-tx), which
 // the model's modules change as the run goes; that one is planned on the model's thread when
 // its turn comes, as without the plan thread. Every other plan reads only what no op changes:
 // the configuration, the windows, the allocations (their look-up cache is thread-safe) and
 // the TMEM allocation made at set-up.
-// The op's scalar fields and the slot's `planned` share the slot's first host cache line.
-static_assert(offsetof(WarpOp, ops) + alignof(WarpOp) <= 64, "WarpOp: scalar fields past 64 B");
-
 bool TlmModel::fill_ahead(AheadOp& slot) {
   if (!workload_->next(slot.op)) return false;
   const isa::Instruction* ins = slot.op.ins;
