@@ -54,6 +54,13 @@ struct L2Hints {
   std::vector<CacheHints> slices;  // empty hints: an RTL core
   // The DRAM model, for the slices' hint of the bank a line sent ahead goes to.
   const class Dram* dram = nullptr;
+  // Where each slice keeps the sent-ahead sectors of its slots (L2Slice::paid_array()), for
+  // paid(): in this small array, so that the hint reads no slice object.
+  struct PaidArray {
+    const std::uint8_t* base = nullptr;  // set s, way w: base[s * ways + w]
+    std::uint32_t set_mask = 0, ways = 0;
+  };
+  std::vector<PaidArray> paid_arrays;
   explicit L2Hints(const SimConfig& c) : cfg(c), local(c) {}
   // The line's slice, or -1 when that slice gives no hints.
   int slice(std::uint64_t line) const {
@@ -62,6 +69,12 @@ struct L2Hints {
   }
   void probe(int slice, std::uint64_t line) const { slices[slice].prefetch(local(line)); }
   void meta(int slice, std::uint64_t line) const { slices[slice].prefetch_meta(local(line)); }
+  // The sent-ahead sectors of the line's set, which the slice's write reads and sets.
+  void paid(int slice, std::uint64_t line) const {
+    if (std::size_t(slice) >= paid_arrays.size()) return;
+    const PaidArray& a = paid_arrays[std::size_t(slice)];
+    __builtin_prefetch(a.base + std::size_t(std::uint32_t(local(line) >> 7) & a.set_mask) * a.ways);
+  }
   // Returns the (global) line the write would evict, if any.
   std::optional<std::uint64_t> way(int slice, std::uint64_t line) const {
     const auto victim = slices[slice].prefetch_way(local(line));
@@ -91,6 +104,8 @@ class L2Slice : public Stage {
   void prefetch_paid(std::uint64_t local_addr) const {
     __builtin_prefetch(&paid_[std::size_t(std::uint32_t(local_addr >> 7) & set_mask_) * ways_]);
   }
+  // Where those sectors lie (fixed for the slice's life), for L2Hints::paid.
+  L2Hints::PaidArray paid_array() const { return {paid_.data(), set_mask_, ways_}; }
   // The slice's own address of a line (SliceLocal) and back.
   std::uint64_t local(std::uint64_t addr) const { return local_(addr); }
   std::uint64_t global(std::uint64_t local_addr) const { return local_(local_addr); }

@@ -133,6 +133,7 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   for (const auto& s : top_->l2) {
     const golden::SectoredCache* c = s->core().cache_array();
     hints_->l2.slices.push_back(c ? CacheHints(c->layout()) : CacheHints{});
+    hints_->l2.paid_arrays.push_back(s->paid_array());
   }
   hints_->l2.dram = &top_->dram;
   ctx_->l2_hints = &hints_->l2;

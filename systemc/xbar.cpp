@@ -25,14 +25,18 @@ void Xbar::due(void* item, std::uint32_t) {
 
 void Xbar::will_run(const void* item, std::uint32_t) const {
   const auto* tr = static_cast<const tlm::tlm_generic_payload*>(item);
-  prefetch(tr);
-  // And the slice's set of the line, tags, keys and masks: the slice writes it as soon as it
-  // is delivered. (Hinted when the crossbar took the line, 20 cycles before, it was out of the
-  // host's caches again by now: measured slower.)
+  // The whole payload: the slice it is delivered to copies the line's bytes at once.
+  prefetch(tr, true);
+  // And the slice's set of the line, tags, keys and masks, and its sent-ahead sectors: the
+  // slice writes them as soon as the line is delivered. (Hinted when the crossbar took the
+  // line, 20 cycles before, the set was out of the host's caches again by now: measured
+  // slower.)
   if (!ctx_.l2_hints) return;
   const std::uint64_t line = tr->get_address();
   const int slice = ctx_.l2_hints->slice(line);
-  if (slice >= 0) ctx_.l2_hints->meta(slice, line);
+  if (slice < 0) return;
+  ctx_.l2_hints->meta(slice, line);
+  ctx_.l2_hints->paid(slice, line);
 }
 
 Cycle Xbar::book(const tlm::tlm_generic_payload& tr, Cycle t) {

@@ -97,8 +97,10 @@ class TimeWheel {
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const { return before(b, a); }
   };
-  // The slots' lists share one array of nodes (a free list reuses the nodes last freed,
-  // which are warm in the host's caches); a slot is its first and last node.
+  // The slots' lists share one array of nodes; a slot is its first and last node. Free nodes
+  // are reused last freed first (warm in the host's caches), their numbers kept on a stack of
+  // their own: a list through the free nodes made every push wait for the free node's line
+  // (each push reads the next free node, often freed long before and cold).
   struct Node {
     Entry e;
     std::uint32_t next;
@@ -120,9 +122,10 @@ class TimeWheel {
       std::push_heap(far_.begin(), far_.end(), Later{});
       return;
     }
-    std::uint32_t n = free_;
-    if (n != kNil) {
-      free_ = nodes_[n].next;
+    std::uint32_t n;
+    if (!free_.empty()) {
+      n = free_.back();
+      free_.pop_back();
       nodes_[n] = Node{e, kNil};
     } else {
       n = std::uint32_t(nodes_.size());
@@ -148,8 +151,7 @@ class TimeWheel {
   void pop_front(Slot& s, std::uint64_t tick) {
     const std::uint32_t n = s.head;
     s.head = nodes_[n].next;
-    nodes_[n].next = free_;
-    free_ = n;
+    free_.push_back(n);
     --size_;
     if (s.head == kNil) {
       s.tail = kNil;
@@ -200,7 +202,7 @@ class TimeWheel {
 
   ExactDivider tick_;
   std::vector<Node> nodes_;
-  std::uint32_t free_ = kNil;  // the free nodes, a list through Node::next
+  std::vector<std::uint32_t> free_;  // the free nodes, a stack (the last freed on top)
   std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
   std::vector<std::uint64_t> used_ = std::vector<std::uint64_t>(kSlots / 64, 0);
   std::vector<Entry> far_;  // a heap: items kSlots ticks or more ahead of the cursor
