@@ -111,11 +111,7 @@ void Stage::free_place() {
 
 void Stage::reclaim() {
   if (free_at_.empty()) return;
-  const Cycle now = tb_.now();
-  while (!free_at_.empty() && free_at_.top() <= now) {
-    free_at_.pop();
-    --busy_;
-  }
+  busy_ -= free_at_.take_due(tb_.now());
 }
 
 void Stage::admit() {
@@ -135,8 +131,8 @@ void Stage::wake() {
 }
 
 void Stage::arm() {
-  if (free_at_.empty() || armed_ <= free_at_.top()) return;  // none due, or a wake comes first
-  armed_ = free_at_.top();
+  if (free_at_.empty() || armed_ <= free_at_.earliest()) return;  // none due, or a wake first
+  armed_ = free_at_.earliest();
   later(tb_.time(armed_).value(), nullptr, Due::Wake);
 }
 
@@ -159,7 +155,7 @@ void Stage::take(tlm::tlm_generic_payload& tr) {
   RouteExtension& route = route_of(tr);
   if (occupied_until_ != kLater) {  // the place frees when the resource is done
     route.holds_place = false;
-    free_at_.push(std::max(occupied_until_, now));
+    free_at_.add(std::max(occupied_until_, now));
   } else {
     route.holds_place = true;  // until the acknowledgement
   }

@@ -58,23 +58,32 @@ class TimeWheel {
         break;
       }
       advance(t);
+      // The slot's items in order, and those that the items run push into it meanwhile (no
+      // push lands before the cursor, so the slot stays the first in use while it has any).
       Slot& s = slot(t);
-      Node& first = nodes_[s.head];
-      if (first.e.at > now) break;  // this tick's items are not due yet
-      const Item item = first.e.item;
-      pop_front(s, t);
-      if (s.head != kNil) {
-        const Node& next = nodes_[s.head];
-        prefetch(next.e.item);
-        if (next.next != kNil) {
-          const Node& after = nodes_[next.next];
-          look_ahead(after.e.item);
-          // The node after that, by address: the list's nodes lie anywhere in nodes_, and
-          // the next round's look-ahead reads it.
-          if (after.next != kNil) __builtin_prefetch(&nodes_[after.next]);
+      bool not_yet = false;
+      while (s.head != kNil) {
+        const Node& first = nodes_[s.head];
+        if (first.e.at > now) {  // this tick's items are not due yet
+          not_yet = true;
+          break;
         }
+        const Item item = first.e.item;
+        pop_front(s, t);
+        if (s.head != kNil) {
+          const Node& next = nodes_[s.head];
+          prefetch(next.e.item);
+          if (next.next != kNil) {
+            const Node& after = nodes_[next.next];
+            look_ahead(after.e.item);
+            // The node after that, by address: the list's nodes lie anywhere in nodes_, and
+            // the next round's look-ahead reads it.
+            if (after.next != kNil) __builtin_prefetch(&nodes_[after.next]);
+          }
+        }
+        fn(item);  // (may push, and so move nodes_)
       }
-      fn(item);
+      if (not_yet) break;
     }
     running_ = false;
     const std::uint64_t next = earliest();

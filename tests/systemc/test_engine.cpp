@@ -1,10 +1,11 @@
 // The TLM model's engine (systemc/engine/, docs/tlm.md "Model and engine"): the look-ahead feed
 // (AheadFeed), the payload pool as a TLM-2.0 memory manager and set_line, the arena as a standard
-// memory resource, and the cache hints' victim against the golden cache's own writes (seeded:
-// STU_SEED). The pool needs the SystemC library, so this is a SystemC process (no module is
-// elaborated).
+// memory resource, a stage's free times against a heap, and the cache hints' victim against the
+// golden cache's own writes (seeded: STU_SEED). The pool needs the SystemC library, so this is a
+// SystemC process (no module is elaborated).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <queue>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -22,6 +24,7 @@
 
 #include "ahead_feed.h"
 #include "cache_hints.h"
+#include "free_times.h"
 #include "host_arena.h"
 #include "line_map.h"
 #include "payload.h"
@@ -144,6 +147,62 @@ CacheWrite wr(uint64_t line, unsigned first, unsigned n, Payload& p, uint8_t val
   w.data = p.data.data();
   w.cls = cls;
   return w;
+}
+
+// --- FreeTimes -----------------------------------------------------------------------------
+
+// FreeTimes answers as a min-heap does (std::priority_queue, the structure it replaced in
+// Stage), for what a stage does: time goes forward in steps; at each step cycles are added, none
+// before now (in order mostly, as bandwidth bookings end, with some out of order and some far
+// ahead), every cycle up to now is taken out, and the earliest is read.
+TEST(FreeTimes, AnswersAsAHeapDoes) {
+  const uint64_t seed = seed_from_env();
+  std::cout << "FreeTimes seed " << seed << " (STU_SEED)\n";
+  std::mt19937_64 rng(seed);
+  stu::sim::FreeTimes ft;
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> heap;
+  uint64_t now = 0, last_in_order = 0;
+  for (int step = 0; step < 20000; ++step) {
+    now += rng() % 4;  // 0..3 cycles on (several steps in one cycle too)
+    const int adds = int(rng() % 4);
+    for (int a = 0; a < adds; ++a) {
+      uint64_t c;
+      switch (rng() % 8) {
+        case 0:  // out of order: anywhere from now to a little ahead
+          c = now + rng() % 50;
+          break;
+        case 1:  // far ahead
+          c = now + 1000 + rng() % 5000;
+          break;
+        case 2:  // now exactly
+          c = now;
+          break;
+        default:  // the common case: after the last one in order
+          c = std::max(now, last_in_order) + rng() % 5;
+          last_in_order = c;
+      }
+      ft.add(c);
+      heap.push(c);
+    }
+    ASSERT_EQ(ft.empty(), heap.empty()) << "step " << step;
+    ASSERT_EQ(ft.size(), heap.size()) << "step " << step;
+    if (!heap.empty()) {
+      ASSERT_EQ(ft.earliest(), heap.top()) << "step " << step;
+    }
+    if (rng() % 3 == 0) {  // a stage takes out the due places only now and then
+      unsigned due = 0;
+      while (!heap.empty() && heap.top() <= now) {
+        heap.pop();
+        ++due;
+      }
+      ASSERT_EQ(ft.take_due(now), due) << "step " << step;
+      if (!heap.empty()) {
+        ASSERT_EQ(ft.earliest(), heap.top()) << "step " << step;
+      }
+    }
+  }
+  EXPECT_EQ(ft.take_due(~uint64_t(0)), heap.size());
+  EXPECT_TRUE(ft.empty());
 }
 
 // --- PayloadPool ---------------------------------------------------------------------------
