@@ -109,11 +109,6 @@ void Stage::free_place() {
   admit();
 }
 
-void Stage::reclaim() {
-  if (free_at_.empty()) return;
-  busy_ -= free_at_.take_due(tb_.now());
-}
-
 void Stage::admit() {
   while (busy_ < depth_ && !waiting_.empty()) {
     tlm::tlm_generic_payload* next = waiting_.front();

@@ -81,7 +81,16 @@ class Stage : public sc_core::sc_module, private Agenda::Client {
   // reclaim() frees those due by now, before every decision on places, so the common case
   // (a free place) needs no timed event; arm() schedules a wake() at the first such cycle
   // only while a request waits for a place.
-  void reclaim();
+  void reclaim() {
+    // Nothing due while now is before the earliest free cycle: compared in picoseconds, so the
+    // common case costs a multiplication, not a division of now into cycles.
+    if (free_at_.empty()) return;
+    std::uint64_t due_ps;
+    if (__builtin_mul_overflow(free_at_.earliest(), tb_.period_ps(), &due_ps) ||
+        tb_.stamp().value() < due_ps)
+      return;
+    busy_ -= free_at_.take_due(tb_.now());
+  }
   void admit();  // waiting requests take the free places, in order of arrival
   void wake();
   void arm();
