@@ -19,11 +19,13 @@ Xbar::Xbar(const sc_core::sc_module_name& name, SimContext& ctx)
   out.register_nb_transport_bw(this, &Xbar::nb_transport_bw);
 }
 
-void Xbar::due(void* item, std::uint32_t) {
-  deliver(*static_cast<tlm::tlm_generic_payload*>(item));
+// The agenda's item is a request on the wire, with its slice (`what`: computed once, when the
+// crossbar took the request).
+void Xbar::due(void* item, std::uint32_t slice) {
+  deliver(*static_cast<tlm::tlm_generic_payload*>(item), slice);
 }
 
-void Xbar::will_run(const void* item, std::uint32_t) const {
+void Xbar::will_run(const void* item, std::uint32_t slice) const {
   const auto* tr = static_cast<const tlm::tlm_generic_payload*>(item);
   // The whole payload: the slice it is delivered to copies the line's bytes at once.
   prefetch(tr, true);
@@ -31,12 +33,10 @@ void Xbar::will_run(const void* item, std::uint32_t) const {
   // slice writes them as soon as the line is delivered. (Hinted when the crossbar took the
   // line, 20 cycles before, the set was out of the host's caches again by now: measured
   // slower.)
-  if (!ctx_.l2_hints) return;
+  if (!ctx_.l2_hints || !ctx_.l2_hints->slices[slice]) return;  // (an RTL core: no hints)
   const std::uint64_t line = tr->get_address();
-  const int slice = ctx_.l2_hints->slice(line);
-  if (slice < 0) return;
-  ctx_.l2_hints->meta(slice, line);
-  ctx_.l2_hints->paid(slice, line);
+  ctx_.l2_hints->meta(int(slice), line);
+  ctx_.l2_hints->paid(int(slice), line);
 }
 
 Cycle Xbar::book(const tlm::tlm_generic_payload& tr, Cycle t) {
@@ -63,15 +63,14 @@ tlm::tlm_sync_enum Xbar::nb_transport_fw(int, tlm::tlm_generic_payload& tr, tlm:
   ++used_[slice];
   const sc_core::sc_time now = ctx_.tb.stamp();
   const Cycle arrive = book(tr, ctx_.tb.at(delay));  // port moved it + the wire
-  ctx_.agenda->at(ctx_.tb.time(arrive).value(), *this, &tr, 0);
+  ctx_.agenda->at(ctx_.tb.time(arrive).value(), *this, &tr, slice);
   phase = tlm::END_REQ;  // taken when the port has moved it
   const sc_core::sc_time taken = ctx_.tb.time(arrive - latency_);
   delay = taken > now ? taken - now : sc_core::SC_ZERO_TIME;
   return tlm::TLM_UPDATED;
 }
 
-void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
-  const std::uint32_t slice = l2_slice_of(ctx_.cfg.l2, tr.get_address());
+void Xbar::take(std::uint32_t slice) {
   --used_[slice];
   if (waiting_[slice].empty()) return;
   tlm::tlm_generic_payload& next = *waiting_[slice].front();
@@ -80,25 +79,25 @@ void Xbar::take(tlm::tlm_generic_payload& tr, const sc_core::sc_time&) {
   ++used_[slice];
   const sc_core::sc_time now = ctx_.tb.stamp();
   const Cycle arrive = book(next, ctx_.tb.now());
-  ctx_.agenda->at(ctx_.tb.time(arrive).value(), *this, &next, 0);
+  ctx_.agenda->at(ctx_.tb.time(arrive).value(), *this, &next, slice);
   tlm::tlm_phase p = tlm::END_REQ;
   const sc_core::sc_time at = ctx_.tb.time(arrive - latency_);
   sc_core::sc_time d = at > now ? at - now : sc_core::SC_ZERO_TIME;
   in[int(store_ext(next).sm % ports_.size())]->nb_transport_bw(next, p, d);
 }
 
-void Xbar::deliver(tlm::tlm_generic_payload& tr) {
+void Xbar::deliver(tlm::tlm_generic_payload& tr, std::uint32_t slice) {
   tlm::tlm_phase p = tlm::BEGIN_REQ;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  const tlm::tlm_sync_enum r =
-      out[int(l2_slice_of(ctx_.cfg.l2, tr.get_address()))]->nb_transport_fw(tr, p, d);
-  if (r == tlm::TLM_UPDATED && p == tlm::END_REQ) take(tr, d);  // the slice took it at once
+  const tlm::tlm_sync_enum r = out[int(slice)]->nb_transport_fw(tr, p, d);
+  if (r == tlm::TLM_UPDATED && p == tlm::END_REQ) take(slice);  // the slice took it at once
 }
 
-tlm::tlm_sync_enum Xbar::nb_transport_bw(int, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
-                                         sc_core::sc_time& delay) {
+// `port`: the slice's socket index, which is the slice's number (bound in order).
+tlm::tlm_sync_enum Xbar::nb_transport_bw(int port, tlm::tlm_generic_payload& tr,
+                                         tlm::tlm_phase& phase, sc_core::sc_time& delay) {
   if (phase == tlm::END_REQ) {  // the slice took it: its place in the crossbar frees
-    take(tr, delay);
+    take(std::uint32_t(port));
     return tlm::TLM_ACCEPTED;
   }
   if (phase == tlm::BEGIN_RESP) delay += ctx_.tb.time(latency_);

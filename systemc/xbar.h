@@ -38,10 +38,10 @@ class Xbar : public sc_core::sc_module, private Agenda::Client {
   tlm::tlm_sync_enum nb_transport_bw(int port, tlm::tlm_generic_payload& tr, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
 
-  void deliver(tlm::tlm_generic_payload& tr);
-  void take(tlm::tlm_generic_payload& tr, const sc_core::sc_time& delay);  // AT: a place is free
+  void deliver(tlm::tlm_generic_payload& tr, std::uint32_t slice);
+  void take(std::uint32_t slice);  // AT: a place of the slice is free
 
-  // Requests on the wire reach their slice (scheduled on the agenda).
+  // Requests on the wire reach their slice (scheduled on the agenda, the slice as `what`).
   void due(void* item, std::uint32_t what) override;
   void will_run(const void* item, std::uint32_t what) const override;
 
