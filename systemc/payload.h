@@ -54,10 +54,19 @@ inline void set_line(tlm::tlm_generic_payload& gp, std::uint64_t addr,
   store_ext(gp).bytes = mask;
   std::memcpy(gp.get_data_ptr(), src, golden::kLineBytes);
   std::uint8_t* be = gp.get_byte_enable_ptr();
-  for (unsigned i = 0; i < 16; ++i) {
-    const std::uint64_t w = i < 8 ? mask.lo : mask.hi;
-    const std::uint64_t e = table.v[(w >> (8 * (i % 8))) & 0xFF];
-    std::memcpy(be + 8 * i, &e, 8);
+  for (unsigned half = 0; half < 2; ++half) {  // 64 bytes each: mask.lo, then mask.hi
+    const std::uint64_t w = half ? mask.hi : mask.lo;
+    std::uint8_t* const out = be + 64 * half;
+    if (w == ~std::uint64_t(0)) {  // whole sectors, the common case: no table look-ups
+      std::memset(out, TLM_BYTE_ENABLED, 64);
+    } else if (w == 0) {
+      std::memset(out, TLM_BYTE_DISABLED, 64);
+    } else {
+      for (unsigned i = 0; i < 8; ++i) {
+        const std::uint64_t e = table.v[(w >> (8 * i)) & 0xFF];
+        std::memcpy(out + 8 * i, &e, 8);
+      }
+    }
   }
 }
 

@@ -149,6 +149,29 @@ CacheWrite wr(uint64_t line, unsigned first, unsigned n, Payload& p, uint8_t val
   return w;
 }
 
+// set_line's byte enables for whole halves of a line (set_line writes those without its table)
+// and for masks mixing whole and partial halves: exactly the mask's bytes enabled.
+TEST(PayloadPool, SetLineEnablesWholeAndPartialHalves) {
+  PayloadPool pool;
+  tlm::tlm_generic_payload& p = pool.acquire();
+  const std::uint64_t words[] = {0, ~std::uint64_t(0), 0x00000000FFFFFFFFull,
+                                 0x8000000000000001ull};
+  std::array<std::uint8_t, golden::kLineBytes> src{};
+  for (const std::uint64_t lo : words) {
+    for (const std::uint64_t hi : words) {
+      golden::LineByteMask m;
+      m.lo = lo;
+      m.hi = hi;
+      std::memset(p.get_byte_enable_ptr(), 0x5A, golden::kLineBytes);  // stale bytes
+      set_line(p, 0x80, m, src.data());
+      for (unsigned i = 0; i < golden::kLineBytes; ++i)
+        ASSERT_EQ(p.get_byte_enable_ptr()[i], m.test(i) ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED)
+            << std::hex << "lo " << lo << " hi " << hi << std::dec << " byte " << i;
+    }
+  }
+  p.release();
+}
+
 // --- FreeTimes -----------------------------------------------------------------------------
 
 // FreeTimes answers as a min-heap does (std::priority_queue, the structure it replaced in
