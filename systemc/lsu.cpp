@@ -288,10 +288,10 @@ void Lsu::issue_lt(const PlannedOp& op) {
     max_cursor_ = std::max(max_cursor_, done);
     return;
   }
-  while (!s.acks.empty() && s.acks.top() <= t) s.acks.pop();
+  s.acks.take_due(t);
   if (s.acks.size() >= ctx_.cfg.lsu.outstanding_stores) {
-    const Cycle c = s.acks.top();
-    s.acks.pop();
+    const Cycle c = s.acks.earliest();
+    s.acks.take_earliest();
     st.add(Metric::LsuStallOutstanding, double(c - t));
     t = c;
   }
@@ -333,7 +333,7 @@ void Lsu::issue_lt(const PlannedOp& op) {
   if (op.tcgen05) {
     w.tmem_ack = std::max(w.tmem_ack, ack);
   } else {
-    s.acks.push(ack);
+    s.acks.add(ack);
     w.last_ack = std::max(w.last_ack, ack);
   }
   // A store that wrote nothing (every lane faulted or inactive) has no latency to count.

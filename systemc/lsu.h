@@ -116,11 +116,11 @@ class Lsu : public sc_core::sc_module {
     Cycle fence_free = 0;  // the next .cluster/.gpu/.sys fence starts no earlier
     Cycle mmio_free = 0;   // the next .mmio store's first lane goes no earlier
     Calendar issue{1.0};
-    Calendar instr{1.0};   // the SM's instruction issue (sm.issue_per_clk)
-    Cycle instr_done = 0;  // AT: its last op's instructions took their slots by then
-    std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> acks;  // LT
-    unsigned outstanding = 0;                                                  // AT
-    bool active = false;  // LT: has issued (its cursor counts for the quantum keeper)
+    Calendar instr{1.0};       // the SM's instruction issue (sm.issue_per_clk)
+    Cycle instr_done = 0;      // AT: its last op's instructions took their slots by then
+    CycleQueue acks;           // LT: its outstanding stores' acknowledgements
+    unsigned outstanding = 0;  // AT
+    bool active = false;       // LT: has issued (its cursor counts for the quantum keeper)
     // AT: an mbarrier wait the SM has issued and not yet seen end: its next op (or the end of
     // the workload) waits for the phase; the LSU thread goes on with the other SMs meanwhile.
     struct PendingWait {

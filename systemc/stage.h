@@ -33,7 +33,7 @@
 #include <tlm>
 
 #include "agenda.h"
-#include "free_times.h"
+#include "cycle_queue.h"
 #include "sim_config.h"
 #include "timing.h"
 
@@ -110,7 +110,7 @@ class Stage : public sc_core::sc_module, private Agenda::Client {
   unsigned busy_ = 0;
   std::size_t peak_ = 0;
   std::deque<tlm::tlm_generic_payload*> waiting_;
-  FreeTimes free_at_;         // when places whose resource is done at a known cycle free
+  CycleQueue free_at_;        // when places whose resource is done at a known cycle free
   Cycle armed_ = kLater;      // the cycle of the scheduled wake() (kLater: none)
   unsigned peq_pending_ = 0;  // requests in the PEQ: a new one may not pass them
   bool serving_ = false;      // inside serve(): a request that arrives now goes to the PEQ

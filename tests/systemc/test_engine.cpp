@@ -24,7 +24,7 @@
 
 #include "ahead_feed.h"
 #include "cache_hints.h"
-#include "free_times.h"
+#include "cycle_queue.h"
 #include "host_arena.h"
 #include "line_map.h"
 #include "payload.h"
@@ -172,17 +172,18 @@ TEST(PayloadPool, SetLineEnablesWholeAndPartialHalves) {
   p.release();
 }
 
-// --- FreeTimes -----------------------------------------------------------------------------
+// --- CycleQueue -----------------------------------------------------------------------------
 
-// FreeTimes answers as a min-heap does (std::priority_queue, the structure it replaced in
-// Stage), for what a stage does: time goes forward in steps; at each step cycles are added, none
-// before now (in order mostly, as bandwidth bookings end, with some out of order and some far
-// ahead), every cycle up to now is taken out, and the earliest is read.
-TEST(FreeTimes, AnswersAsAHeapDoes) {
+// CycleQueue answers as a min-heap does (std::priority_queue, the structure it replaced in
+// Stage and the LSU), for what they do: time goes forward in steps; at each step cycles are
+// added, none before now (in order mostly, as bandwidth bookings end, with some out of order
+// and some far ahead), now and then the earliest is taken out (the LSU when its SM is full),
+// every cycle up to now is taken out, and the earliest is read.
+TEST(CycleQueue, AnswersAsAHeapDoes) {
   const uint64_t seed = seed_from_env();
-  std::cout << "FreeTimes seed " << seed << " (STU_SEED)\n";
+  std::cout << "CycleQueue seed " << seed << " (STU_SEED)\n";
   std::mt19937_64 rng(seed);
-  stu::sim::FreeTimes ft;
+  stu::sim::CycleQueue ft;
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> heap;
   uint64_t now = 0, last_in_order = 0;
   for (int step = 0; step < 20000; ++step) {
@@ -211,6 +212,14 @@ TEST(FreeTimes, AnswersAsAHeapDoes) {
     ASSERT_EQ(ft.size(), heap.size()) << "step " << step;
     if (!heap.empty()) {
       ASSERT_EQ(ft.earliest(), heap.top()) << "step " << step;
+    }
+    if (!heap.empty() && rng() % 5 == 0) {  // the LSU takes out the earliest when full
+      ft.take_earliest();
+      heap.pop();
+      ASSERT_EQ(ft.size(), heap.size()) << "step " << step;
+      if (!heap.empty()) {
+        ASSERT_EQ(ft.earliest(), heap.top()) << "step " << step;
+      }
     }
     if (rng() % 3 == 0) {  // a stage takes out the due places only now and then
       unsigned due = 0;
