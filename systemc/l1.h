@@ -25,6 +25,7 @@
 
 #include "cores.h"
 #include "host_prefetch.h"
+#include "ring_fifo.h"
 #include "sim_context.h"
 #include "stage.h"
 
@@ -74,15 +75,15 @@ class L1 : public Stage {
   // only when the one kCredits places before it has been taken (the crossbar's credits per
   // SM port, an assumption: as many as the L2 slice queues hold per SM at the presets).
   static constexpr std::size_t kCredits = 64;
-  std::deque<Cycle> taken_;
-  std::deque<tlm::tlm_generic_payload*> strong_;  // AT: per non-mergeable entry, its store
-                                                  // when it waits for the L2 (else null)
+  RingFifo<Cycle> taken_;
+  RingFifo<tlm::tlm_generic_payload*> strong_;  // AT: per non-mergeable entry, its store
+                                                // when it waits for the L2 (else null)
   std::vector<golden::WbEntry> leaving_;
-  std::deque<tlm::tlm_generic_payload*> out_;       // AT: entries waiting to leave
+  RingFifo<tlm::tlm_generic_payload*> out_;         // AT: entries waiting to leave
   unsigned in_flight_ = 0;                          // AT: entries sent, not yet acknowledged
   bool pumping_ = false;                            // AT: inside pump()
   std::deque<tlm::tlm_generic_payload*> releases_;  // AT: releases waiting for the drain
-  std::deque<tlm::tlm_generic_payload*> stalled_;   // AT: stores waiting for buffer room
+  RingFifo<tlm::tlm_generic_payload*> stalled_;     // AT: stores waiting for buffer room
   sc_core::sc_event pump_ev_;
 };
 

@@ -20,6 +20,7 @@
 #include "cores.h"
 #include "host_prefetch.h"
 #include "line_map.h"
+#include "ring_fifo.h"
 #include "sim_context.h"
 #include "stage.h"
 
@@ -151,15 +152,15 @@ class L2Slice : public Stage {
   DramSend send_{*this};
   std::size_t to_send_ = 0;                      // DRAM writes scheduled, not yet handed to to_dram
   static constexpr std::size_t kDramQueue = 16;  // AT: DRAM writes waiting to leave
-  std::deque<tlm::tlm_generic_payload*> stalled_;  // AT: stores waiting for that room
+  RingFifo<tlm::tlm_generic_payload*> stalled_;  // AT: stores waiting for that room
   // l2.partial_lines (global line addresses): the lines with sectors held written in part,
   // oldest first, each with those sectors (bit s: sector s); and the sectors already sent
   // ahead of lines still in the cache.
   std::size_t partial_limit_ = 0;  // lines; 0: no limit
   // l2.dirty_lines: the lines allocated for writes, oldest first (global addresses).
   std::size_t dirty_limit_ = 0;  // lines; 0: no limit
-  std::deque<std::uint64_t> allocated_;
-  std::deque<std::uint64_t> partial_order_;
+  RingFifo<std::uint64_t> allocated_;
+  RingFifo<std::uint64_t> partial_order_;
   LineMap<std::uint8_t> partial_;
   // The sectors sent ahead of the line in each slot of the cache piece (set * ways + way; bit
   // s: sector s), as a cache keeps a bit per line: a write that allocates the slot clears them,

@@ -34,6 +34,7 @@
 
 #include "agenda.h"
 #include "cycle_queue.h"
+#include "ring_fifo.h"
 #include "sim_config.h"
 #include "timing.h"
 
@@ -109,7 +110,7 @@ class Stage : public sc_core::sc_module, private Agenda::Client {
   unsigned depth_;
   unsigned busy_ = 0;
   std::size_t peak_ = 0;
-  std::deque<tlm::tlm_generic_payload*> waiting_;
+  RingFifo<tlm::tlm_generic_payload*> waiting_;
   CycleQueue free_at_;        // when places whose resource is done at a known cycle free
   Cycle armed_ = kLater;      // the cycle of the scheduled wake() (kLater: none)
   unsigned peq_pending_ = 0;  // requests in the PEQ: a new one may not pass them
@@ -151,7 +152,7 @@ class Sender : public sc_core::sc_module, private Agenda::Client {
     tlm::tlm_generic_payload* tr;
     sc_core::sc_time delay;
   };
-  std::deque<Queued> queue_;
+  RingFifo<Queued> queue_;
   bool waiting_end_req_ = false;
   bool sending_ = false;  // inside send_next(): a payload queued meanwhile is sent by its loop
   tlm::tlm_generic_payload* pending_ = nullptr;  // the request waiting for its END_REQ

@@ -16,6 +16,7 @@
 #include <tlm_utils/peq_with_cb_and_phase.h>
 
 #include "agenda.h"
+#include "ring_fifo.h"
 #include "sim_context.h"
 
 namespace stu::sim {
@@ -48,8 +49,8 @@ class Xbar : public sc_core::sc_module, private Agenda::Client {
   SimContext& ctx_;
   std::vector<Calendar> ports_;
   static constexpr unsigned kCredits = 32;
-  std::vector<unsigned> used_;                                  // per slice
-  std::vector<std::deque<tlm::tlm_generic_payload*>> waiting_;  // per slice
+  std::vector<unsigned> used_;                                // per slice
+  std::vector<RingFifo<tlm::tlm_generic_payload*>> waiting_;  // per slice
   Cycle latency_;
 };
 

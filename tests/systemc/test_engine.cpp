@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <iostream>
 #include <optional>
 #include <queue>
@@ -29,6 +30,7 @@
 #include "line_map.h"
 #include "payload.h"
 #include "payload_pool.h"
+#include "ring_fifo.h"
 #include "stu/golden/cache.h"
 
 namespace stu::sim {
@@ -170,6 +172,42 @@ TEST(PayloadPool, SetLineEnablesWholeAndPartialHalves) {
     }
   }
   p.release();
+}
+
+// --- RingFifo --------------------------------------------------------------------------------
+
+// RingFifo holds what a std::deque used as a FIFO holds, in order, through growth and
+// wrap-around: random pushes and pops (in runs, so that the queue grows, drains and grows again),
+// every entry read by its place after each step.
+TEST(RingFifo, HoldsWhatADequeHolds) {
+  const uint64_t seed = seed_from_env();
+  std::cout << "RingFifo seed " << seed << " (STU_SEED)\n";
+  std::mt19937_64 rng(seed);
+  stu::sim::RingFifo<uint64_t> ring;
+  std::deque<uint64_t> ref;
+  for (int step = 0; step < 20000; ++step) {
+    const bool grow_phase = (step / 500) % 2 == 0;
+    if (rng() % 8 < (grow_phase ? 5u : 2u)) {
+      const uint64_t v = rng();
+      ring.push_back(v);
+      ref.push_back(v);
+    } else if (!ref.empty()) {
+      ASSERT_EQ(ring.front(), ref.front()) << "step " << step;
+      ring.pop_front();
+      ref.pop_front();
+    }
+    ASSERT_EQ(ring.size(), ref.size()) << "step " << step;
+    ASSERT_EQ(ring.empty(), ref.empty()) << "step " << step;
+    if (!ref.empty()) {
+      ASSERT_EQ(ring.back(), ref.back()) << "step " << step;
+      const std::size_t i = std::size_t(rng() % ref.size());
+      ASSERT_EQ(ring[i], ref[i]) << "step " << step << " entry " << i;
+    }
+  }
+  ring.clear();
+  EXPECT_TRUE(ring.empty());
+  ring.push_back(7);
+  EXPECT_EQ(ring.front(), 7u);
 }
 
 // --- CycleQueue -----------------------------------------------------------------------------
