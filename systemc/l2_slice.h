@@ -11,7 +11,6 @@
 // their traffic). A store whose line does so waits for DRAM to take it (LT), as a victim's.
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>

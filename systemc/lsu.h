@@ -28,7 +28,6 @@
 
 #include <functional>
 #include <optional>
-#include <queue>
 #include <string>
 #include <vector>
 

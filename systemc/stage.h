@@ -19,9 +19,7 @@
 // freed places, END_REQs announced with a delay) waits on the model's Agenda (agenda.h).
 #pragma once
 
-#include <deque>
 #include <functional>
-#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>

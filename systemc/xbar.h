@@ -8,7 +8,6 @@
 // slice pushes back to the L1s.
 #pragma once
 
-#include <deque>
 #include <vector>
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
