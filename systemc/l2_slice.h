@@ -59,6 +59,10 @@ struct L2Hints {
   struct PaidArray {
     const std::uint8_t* base = nullptr;  // set s, way w: base[s * ways + w]
     std::uint32_t set_mask = 0, ways = 0;
+    // The bytes of the set of a slice-local line address.
+    const std::uint8_t* set_of(std::uint64_t local_addr) const {
+      return base + std::size_t(std::uint32_t(local_addr >> 7) & set_mask) * ways;
+    }
   };
   std::vector<PaidArray> paid_arrays;
   explicit L2Hints(const SimConfig& c) : cfg(c), local(c) {}
@@ -72,8 +76,7 @@ struct L2Hints {
   // The sent-ahead sectors of the line's set, which the slice's write reads and sets.
   void paid(int slice, std::uint64_t line) const {
     if (std::size_t(slice) >= paid_arrays.size()) return;
-    const PaidArray& a = paid_arrays[std::size_t(slice)];
-    __builtin_prefetch(a.base + std::size_t(std::uint32_t(local(line) >> 7) & a.set_mask) * a.ways);
+    __builtin_prefetch(paid_arrays[std::size_t(slice)].set_of(local(line)));
   }
   // Returns the (global) line the write would evict, if any.
   std::optional<std::uint64_t> way(int slice, std::uint64_t line) const {
@@ -102,7 +105,7 @@ class L2Slice : public Stage {
   // A host-speed hint: the sent-ahead sectors of the set of this (slice-local) address, which
   // a write to it reads and sets.
   void prefetch_paid(std::uint64_t local_addr) const {
-    __builtin_prefetch(&paid_[std::size_t(std::uint32_t(local_addr >> 7) & set_mask_) * ways_]);
+    __builtin_prefetch(paid_array().set_of(local_addr));
   }
   // Where those sectors lie (fixed for the slice's life), for L2Hints::paid.
   L2Hints::PaidArray paid_array() const { return {paid_.data(), set_mask_, ways_}; }
