@@ -312,6 +312,11 @@ bool TlmModel::next_fed_op(PlannedOp& op) {
       const char* tail = reinterpret_cast<const char*>(&later->res.fault_mask);
       prefetch_lines(tail, std::size_t(reinterpret_cast<const char*>(&later->res + 1) - tail));
     }
+    // Further ahead, the state of the SM an op will run on: its LSU, L1 and crossbar port and
+    // its write buffer (which leaving_hint() reads for the op two ops later). The op's fields
+    // were asked for when it was kStateAhead + 1 ops ahead.
+    if (const AheadOp* far = feed_thread_->peek(kStateAhead - 1)) state_hint(far->op);
+    if (const AheadOp* farther = feed_thread_->peek(kStateAhead)) prefetch_lines(farther, 64);
   }
   issue_workload_op(s->op, s->planned ? &s->res : nullptr, op);
   return true;
@@ -370,6 +375,21 @@ bool TlmModel::pull(WarpOp& into) {
   return false;
 }
 
+void TlmModel::state_hint(const WarpOp& op) const {
+  const std::uint32_t sm = op.sm % cfg_.gpu.sms;
+  top_->lsu.prefetch_sm(sm);
+  top_->l1[sm]->prefetch_state();
+  top_->xbar.prefetch_port(sm);
+  // The write buffer by address alone: its first host lines (its ring and the first slots'
+  // lines) and its last (the head and the count).
+  if (const golden::WriteBuffer* wb = hints_->wb[sm]) {
+    const char* p = reinterpret_cast<const char*>(wb);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(reinterpret_cast<const char*>(wb + 1) - 1);
+  }
+}
+
 TlmModel::Hinted TlmModel::leaving_hint(const WarpOp& op) const {
   // The first hint for the line the op's L1 sends on to the L2: in a full write buffer each
   // store pushes out the oldest entry, stored hundreds of ops before, so that line's L2 set
@@ -393,7 +413,7 @@ void TlmModel::prefetch(const golden::StoreResult& r, std::uint32_t sm) const {
   // the store's own lines leave at once), the sets of the store's lines.
   const HostHints& h = *hints_;
   for (const golden::LineRequest& l : r.lines)
-    if (l.dest.space == golden::MemSpace::Global && h.l1[sm]) h.l1[sm].prefetch(l.line);
+    if (l.dest.space == golden::MemSpace::Global && h.l1[sm]) h.l1[sm].prefetch_meta(l.line);
   const bool hinted = hinted_.valid;  // (for this op: leaving_hint() ran before)
   if (hinted) {
     if (const auto victim = h.l2.way(int(hinted_.slice), hinted_.line)) {

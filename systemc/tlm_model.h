@@ -125,6 +125,9 @@ class TlmModel final : public sts::StoreModel {
   bool pull(WarpOp& into);
   // The first hint for the L2 write an op's store causes (prefetch() gives the second).
   Hinted leaving_hint(const WarpOp& op) const;
+  // The hint for the state of the SM `op` runs on, kStateAhead ops before it (plan thread).
+  void state_hint(const WarpOp& op) const;
+  static constexpr std::uint64_t kStateAhead = 4;
   void activate() const;
   void plan_store(const isa::Instruction* ins, const isa::SassSt* sass,
                   const golden::WarpContext& ctx, const golden::WarpOperands* ops,
