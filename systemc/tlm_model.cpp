@@ -313,8 +313,8 @@ bool TlmModel::next_fed_op(PlannedOp& op) {
       prefetch_lines(tail, std::size_t(reinterpret_cast<const char*>(&later->res + 1) - tail));
     }
     // Further ahead, the state of the SM an op will run on: its LSU, L1 and crossbar port and
-    // its write buffer (which leaving_hint() reads for the op two ops later). The op's fields
-    // were asked for when it was kStateAhead + 1 ops ahead.
+    // its write buffer (which leaving_hint() reads for that op three ops later). The op's
+    // fields were asked for when it was kStateAhead + 1 ops ahead.
     if (const AheadOp* far = feed_thread_->peek(kStateAhead - 1)) state_hint(far->op);
     if (const AheadOp* farther = feed_thread_->peek(kStateAhead)) prefetch_lines(farther, 64);
   }
