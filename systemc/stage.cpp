@@ -86,7 +86,6 @@ void Stage::peq_cb(tlm::tlm_generic_payload& tr, const tlm::tlm_phase& phase) {
       accept(tr);
     } else {
       waiting_.push_back(&tr);
-      peak_ = std::max(peak_, std::size_t(busy_) + waiting_.size());
       arm();
     }
     return;
@@ -141,7 +140,6 @@ void Stage::accept(tlm::tlm_generic_payload& tr) {
 
 void Stage::take(tlm::tlm_generic_payload& tr) {
   ++busy_;
-  peak_ = std::max(peak_, std::size_t(busy_) + waiting_.size());
   const Cycle now = tb_.now();
   occupied_until_ = kLater;
   serving_ = true;

@@ -46,7 +46,6 @@ class Stage : public sc_core::sc_module, private Agenda::Client {
   tlm_utils::multi_passthrough_target_socket<Stage> in;
 
   std::size_t waiting() const { return waiting_.size(); }
-  std::size_t peak_occupancy() const { return peak_; }
 
  protected:
   Stage(const sc_core::sc_module_name& name, const Timebase& tb, Agenda& agenda, SimMode mode,
@@ -107,7 +106,6 @@ class Stage : public sc_core::sc_module, private Agenda::Client {
   Agenda& agenda_;
   unsigned depth_;
   unsigned busy_ = 0;
-  std::size_t peak_ = 0;
   RingFifo<tlm::tlm_generic_payload*> waiting_;
   CycleQueue free_at_;        // when places whose resource is done at a known cycle free
   Cycle armed_ = kLater;      // the cycle of the scheduled wake() (kLater: none)

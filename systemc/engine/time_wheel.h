@@ -18,10 +18,9 @@ namespace stu::sim {
 // make quadratic; this wakes its owner's method through one sc_event. Thousands of items
 // from many modules with different latencies are in flight, which a binary heap would sift
 // through cold memory on every push and pop; here they sit in a wheel of kSlots slots, one
-// per tick (one core cycle) ahead of the current one, each slot an array sorted by time and
-// scheduling order (appended to in the common case), with a bitmap of the slots in use. A
-// slot's items lie side by side, so running a tick reads a few host lines in order, which the
-// wheel asks for a slot ahead (a list through shared nodes made each item wait for its node).
+// per tick (one core cycle) ahead of the current one, each slot a list sorted by time and
+// scheduling order (appended to in the common case; the lists share one array of nodes), with
+// a bitmap of the slots in use.
 // Items beyond the wheel wait in a heap and move into it as time comes near. Push and pop
 // are O(1) but for those. `wake` is notified for the earliest item only when a push comes
 // before the time it is already notified for.
@@ -61,29 +60,28 @@ class TimeWheel {
       advance(t);
       // The slot's items in order, and those that the items run push into it meanwhile (no
       // push lands before the cursor, so the slot stays the first in use while it has any).
-      // The next slot in use is asked for meanwhile: its first items, from the host's memory.
       Slot& s = slot(t);
-      if (const std::uint64_t t2 = next_used(t + 1, kSlots - 1); t2 != kNone) {
-        const Slot& s2 = slot(t2);
-        __builtin_prefetch(s2.items.data() + s2.head);
-        __builtin_prefetch(s2.items.data() + s2.head + 1);
-      }
       bool not_yet = false;
-      while (s.head < s.items.size()) {
-        const Entry& first = s.items[s.head];
-        if (first.at > now) {  // this tick's items are not due yet
+      while (s.head != kNil) {
+        const Node& first = nodes_[s.head];
+        if (first.e.at > now) {  // this tick's items are not due yet
           not_yet = true;
           break;
         }
-        const Item item = first.item;
+        const Item item = first.e.item;
         pop_front(s, t);
-        const std::size_t n = s.items.size();
-        if (s.head < n) {
-          prefetch(s.items[s.head].item);
-          if (s.head + 1 < n) look_ahead(s.items[s.head + 1].item);
-          if (s.head + 3 < n) __builtin_prefetch(&s.items[s.head + 3]);
+        if (s.head != kNil) {
+          const Node& next = nodes_[s.head];
+          prefetch(next.e.item);
+          if (next.next != kNil) {
+            const Node& after = nodes_[next.next];
+            look_ahead(after.e.item);
+            // The node after that, by address: the list's nodes lie anywhere in nodes_, and
+            // the next round's look-ahead reads it.
+            if (after.next != kNil) __builtin_prefetch(&nodes_[after.next]);
+          }
         }
-        fn(item);  // (may push, and so move the slot's items)
+        fn(item);  // (may push, and so move nodes_)
       }
       if (not_yet) break;
     }
@@ -97,6 +95,7 @@ class TimeWheel {
  private:
   static constexpr std::size_t kSlots = 1024;  // ticks ahead held in the wheel (a power of 2)
   static constexpr std::uint64_t kNone = ~std::uint64_t(0);
+  static constexpr std::uint32_t kNil = ~std::uint32_t(0);
   struct Entry {
     std::uint64_t at, seq;
     Item item;
@@ -107,13 +106,16 @@ class TimeWheel {
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const { return before(b, a); }
   };
-  // A slot: its items, those before `head` already run (the array keeps its storage from one
-  // use of the slot to the next), and the time and scheduling order of its last item (a push
-  // after it appends without reading the items).
+  // The slots' lists share one array of nodes; a slot is its first and last node. Free nodes
+  // are reused last freed first (warm in the host's caches), their numbers kept on a stack of
+  // their own: a list through the free nodes made every push wait for the free node's line
+  // (each push reads the next free node, often freed long before and cold).
+  struct Node {
+    Entry e;
+    std::uint32_t next;
+  };
   struct Slot {
-    std::vector<Entry> items;
-    std::uint32_t head = 0;
-    std::uint64_t last_at = 0, last_seq = 0;
+    std::uint32_t head = kNil, tail = kNil;
   };
   Slot& slot(std::uint64_t tick) { return slots_[tick & (kSlots - 1)]; }
   void mark(std::uint64_t tick, bool used) {
@@ -129,28 +131,39 @@ class TimeWheel {
       std::push_heap(far_.begin(), far_.end(), Later{});
       return;
     }
+    std::uint32_t n;
+    if (!free_.empty()) {
+      n = free_.back();
+      free_.pop_back();
+      nodes_[n] = Node{e, kNil};
+    } else {
+      n = std::uint32_t(nodes_.size());
+      nodes_.push_back(Node{e, kNil});
+    }
     Slot& s = slot(tick);
-    if (s.head == s.items.size()) {  // empty
-      s.items.clear();
-      s.head = 0;
-      s.items.push_back(e);
-      s.last_at = e.at;
-      s.last_seq = e.seq;
+    if (s.head == kNil) {
+      s.head = s.tail = n;
       mark(tick, true);
-    } else if (s.last_at < e.at || (s.last_at == e.at && s.last_seq < e.seq)) {  // the last
-      s.items.push_back(e);
-      s.last_at = e.at;
-      s.last_seq = e.seq;
+    } else if (before(nodes_[s.tail].e, e)) {
+      nodes_[s.tail].next = n;
+      s.tail = n;
     } else {  // a time within the tick before another's, or an item from the far heap
-      s.items.insert(std::upper_bound(s.items.begin() + s.head, s.items.end(), e, before), e);
+      std::uint32_t prev = kNil, cur = s.head;
+      while (cur != kNil && before(nodes_[cur].e, e)) {
+        prev = cur;
+        cur = nodes_[cur].next;
+      }
+      nodes_[n].next = cur;
+      (prev == kNil ? s.head : nodes_[prev].next) = n;
     }
   }
   void pop_front(Slot& s, std::uint64_t tick) {
-    ++s.head;
+    const std::uint32_t n = s.head;
+    s.head = nodes_[n].next;
+    free_.push_back(n);
     --size_;
-    if (s.head == s.items.size()) {
-      s.items.clear();
-      s.head = 0;
+    if (s.head == kNil) {
+      s.tail = kNil;
       mark(tick, false);
     }
   }
@@ -186,10 +199,7 @@ class TimeWheel {
   }
   std::uint64_t earliest() const {
     const std::uint64_t t = next_used(cursor_, kSlots);
-    if (t != kNone) {
-      const Slot& s = slots_[t & (kSlots - 1)];
-      return s.items[s.head].at;
-    }
+    if (t != kNone) return nodes_[slots_[t & (kSlots - 1)].head].e.at;
     return far_.empty() ? kNone : far_.front().at;
   }
   void arm(sc_core::sc_event& wake, std::uint64_t at) {
@@ -200,6 +210,8 @@ class TimeWheel {
   }
 
   ExactDivider tick_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> free_;  // the free nodes, a stack (the last freed on top)
   std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
   std::vector<std::uint64_t> used_ = std::vector<std::uint64_t>(kSlots / 64, 0);
   std::vector<Entry> far_;  // a heap: items kSlots ticks or more ahead of the cursor
