@@ -84,6 +84,13 @@ void Lsu::main() {
   }
   waiting_for_feed_ = true;
   ended_ = true;
+  // The process parks here instead of returning. Debian's SystemC 2.3.4 announces a
+  // coroutine switch to AddressSanitizer in yield() but not in abort(), the switch out of a
+  // process that ends: the sanitizer build then went on taking the ended process's stack
+  // for the main thread's, and LeakSanitizer's check at exit read that stack after SystemC
+  // had unmapped it ("Tracer caught signal 11"). A parked process leaves by yield(), and
+  // nothing here is left to unwind: the loop's locals are gone.
+  for (;;) wait(parked_);
 }
 
 void Lsu::build(const PlannedOp& op, std::vector<tlm::tlm_generic_payload*>& txns,

@@ -173,6 +173,7 @@ class Lsu : public sc_core::sc_module {
   std::vector<tlm::tlm_generic_payload*> txns_;
   tlm_utils::tlm_quantumkeeper qk_;
   sc_core::sc_event more_, acked_;
+  sc_core::sc_event parked_;  // never notified: main() waits on it once it has ended
   bool waiting_for_feed_ = false, finished_ = false, ended_ = false;
   unsigned outstanding_total_ = 0;
   std::uint64_t next_instr_ = 1, ops_done_ = 0;

@@ -206,6 +206,8 @@ void Sender::send_next() {
     tlm::tlm_generic_payload* tr = queue_.front().tr;
     sc_time d = queue_.front().delay;
     queue_.pop_front();
+    // A host-speed hint: the target reads the next queued payload's fields when it is sent.
+    if (agenda_.hints() && !queue_.empty()) prefetch(queue_.front().tr);
     tlm::tlm_phase p = tlm::BEGIN_REQ;
     waiting_end_req_ = true;
     pending_ = tr;

@@ -18,9 +18,13 @@ namespace stu::sim {
 // make quadratic; this wakes its owner's method through one sc_event. Thousands of items
 // from many modules with different latencies are in flight, which a binary heap would sift
 // through cold memory on every push and pop; here they sit in a wheel of kSlots slots, one
-// per tick (one core cycle) ahead of the current one, each slot a list sorted by time and
-// scheduling order (appended to in the common case; the lists share one array of nodes), with
-// a bitmap of the slots in use.
+// per tick (one core cycle) ahead of the current one, each slot a queue sorted by time and
+// scheduling order (appended to in the common case), with a bitmap of the slots in use. A
+// slot's items lie side by side in chunks of kPerChunk, so running a tick reads a few host
+// lines in order, which the wheel asks for a slot ahead (a list through shared nodes made each
+// item wait for its node). The slots take their chunks from one shared store, last freed first
+// (warm in the host's caches), so the wheel holds memory for the items in it at its fullest,
+// not for every slot's own busiest tick (an array per slot kept 50 MiB more in the AT long run).
 // Items beyond the wheel wait in a heap and move into it as time comes near. Push and pop
 // are O(1) but for those. `wake` is notified for the earliest item only when a push comes
 // before the time it is already notified for.
@@ -60,28 +64,39 @@ class TimeWheel {
       advance(t);
       // The slot's items in order, and those that the items run push into it meanwhile (no
       // push lands before the cursor, so the slot stays the first in use while it has any).
+      // The next slot in use is asked for meanwhile: its first items, from the host's memory.
       Slot& s = slot(t);
+      if (const std::uint64_t t2 = next_used(t + 1, kSlots - 1); t2 != kNone) {
+        const Slot& s2 = slot(t2);
+        const Entry* const e2 = &chunks_[s2.head].e[s2.first];
+        __builtin_prefetch(e2);
+        __builtin_prefetch(e2 + 1);
+      }
       bool not_yet = false;
       while (s.head != kNil) {
-        const Node& first = nodes_[s.head];
-        if (first.e.at > now) {  // this tick's items are not due yet
+        const Entry& first = chunks_[s.head].e[s.first];
+        if (first.at > now) {  // this tick's items are not due yet
           not_yet = true;
           break;
         }
-        const Item item = first.e.item;
+        const Item item = first.item;
         pop_front(s, t);
         if (s.head != kNil) {
-          const Node& next = nodes_[s.head];
-          prefetch(next.e.item);
-          if (next.next != kNil) {
-            const Node& after = nodes_[next.next];
-            look_ahead(after.e.item);
-            // The node after that, by address: the list's nodes lie anywhere in nodes_, and
-            // the next round's look-ahead reads it.
-            if (after.next != kNil) __builtin_prefetch(&nodes_[after.next]);
+          const Chunk& c = chunks_[s.head];
+          prefetch(c.e[s.first].item);
+          const unsigned n = s.head == s.tail ? s.end : kPerChunk;  // entries in c
+          if (s.first + 1 < n) {
+            look_ahead(c.e[s.first + 1].item);
+          } else if (c.next != kNil) {  // (a chunk in a slot holds an item at least)
+            look_ahead(chunks_[c.next].e[0].item);
+          }
+          if (s.first + 3 < n) {
+            __builtin_prefetch(&c.e[s.first + 3]);
+          } else if (c.next != kNil) {
+            __builtin_prefetch(&chunks_[c.next].e[s.first + 3 - kPerChunk]);
           }
         }
-        fn(item);  // (may push, and so move nodes_)
+        fn(item);  // (may push, and so move the chunks)
       }
       if (not_yet) break;
     }
@@ -95,7 +110,6 @@ class TimeWheel {
  private:
   static constexpr std::size_t kSlots = 1024;  // ticks ahead held in the wheel (a power of 2)
   static constexpr std::uint64_t kNone = ~std::uint64_t(0);
-  static constexpr std::uint32_t kNil = ~std::uint32_t(0);
   struct Entry {
     std::uint64_t at, seq;
     Item item;
@@ -106,16 +120,20 @@ class TimeWheel {
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const { return before(b, a); }
   };
-  // The slots' lists share one array of nodes; a slot is its first and last node. Free nodes
-  // are reused last freed first (warm in the host's caches), their numbers kept on a stack of
-  // their own: a list through the free nodes made every push wait for the free node's line
-  // (each push reads the next free node, often freed long before and cold).
-  struct Node {
-    Entry e;
+  static constexpr std::uint32_t kNil = ~std::uint32_t(0);
+  // A slot's items, kPerChunk to a chunk (8 host lines), the chunks in a list.
+  static constexpr unsigned kPerChunk = 12;
+  struct alignas(64) Chunk {
+    Entry e[kPerChunk];
     std::uint32_t next;
   };
+  // A slot: its first and last chunks (kNil: empty), the first item not yet run in the first
+  // chunk and the items in the last, and the time and scheduling order of its last item (a
+  // push after it appends without reading the items).
   struct Slot {
     std::uint32_t head = kNil, tail = kNil;
+    std::uint32_t first = 0, end = 0;
+    std::uint64_t last_at = 0, last_seq = 0;
   };
   Slot& slot(std::uint64_t tick) { return slots_[tick & (kSlots - 1)]; }
   void mark(std::uint64_t tick, bool used) {
@@ -131,40 +149,73 @@ class TimeWheel {
       std::push_heap(far_.begin(), far_.end(), Later{});
       return;
     }
-    std::uint32_t n;
-    if (!free_.empty()) {
-      n = free_.back();
-      free_.pop_back();
-      nodes_[n] = Node{e, kNil};
-    } else {
-      n = std::uint32_t(nodes_.size());
-      nodes_.push_back(Node{e, kNil});
-    }
     Slot& s = slot(tick);
     if (s.head == kNil) {
-      s.head = s.tail = n;
+      append(s, e);
       mark(tick, true);
-    } else if (before(nodes_[s.tail].e, e)) {
-      nodes_[s.tail].next = n;
-      s.tail = n;
+    } else if (s.last_at < e.at || (s.last_at == e.at && s.last_seq < e.seq)) {  // the last
+      append(s, e);
     } else {  // a time within the tick before another's, or an item from the far heap
-      std::uint32_t prev = kNil, cur = s.head;
-      while (cur != kNil && before(nodes_[cur].e, e)) {
-        prev = cur;
-        cur = nodes_[cur].next;
-      }
-      nodes_[n].next = cur;
-      (prev == kNil ? s.head : nodes_[prev].next) = n;
+      insert(s, e);
     }
   }
+  std::uint32_t new_chunk() {
+    std::uint32_t c;
+    if (!free_chunks_.empty()) {
+      c = free_chunks_.back();
+      free_chunks_.pop_back();
+    } else {
+      c = std::uint32_t(chunks_.size());
+      chunks_.emplace_back();
+    }
+    chunks_[c].next = kNil;
+    return c;
+  }
+  void append(Slot& s, const Entry& e) {
+    if (s.tail == kNil) {
+      s.head = s.tail = new_chunk();
+      s.first = s.end = 0;
+    } else if (s.end == kPerChunk) {
+      const std::uint32_t c = new_chunk();
+      chunks_[s.tail].next = c;
+      s.tail = c;
+      s.end = 0;
+    }
+    chunks_[s.tail].e[s.end++] = e;
+    s.last_at = e.at;
+    s.last_seq = e.seq;
+  }
+  // Inserts `e` before the first item it comes before (there is one: it is not the last):
+  // each item from there on moves one place back, the last one appended.
+  void insert(Slot& s, Entry e) {
+    std::uint32_t c = s.head;
+    unsigned i = s.first;
+    while (!before(e, chunks_[c].e[i])) {
+      if (++i == kPerChunk) {
+        c = chunks_[c].next;
+        i = 0;
+      }
+    }
+    for (;;) {
+      std::swap(e, chunks_[c].e[i]);
+      if (c == s.tail && i + 1 == s.end) break;
+      if (++i == kPerChunk) {
+        c = chunks_[c].next;
+        i = 0;
+      }
+    }
+    append(s, e);  // the last item, which it still was
+  }
   void pop_front(Slot& s, std::uint64_t tick) {
-    const std::uint32_t n = s.head;
-    s.head = nodes_[n].next;
-    free_.push_back(n);
     --size_;
-    if (s.head == kNil) {
-      s.tail = kNil;
+    if (s.head == s.tail && s.first + 1 == s.end) {  // the last item
+      free_chunks_.push_back(s.head);
+      s.head = s.tail = kNil;
       mark(tick, false);
+    } else if (++s.first == kPerChunk) {
+      free_chunks_.push_back(s.head);
+      s.head = chunks_[s.head].next;
+      s.first = 0;
     }
   }
   // The first tick in use among [from, from + count) (count <= kSlots), or kNone.
@@ -199,7 +250,10 @@ class TimeWheel {
   }
   std::uint64_t earliest() const {
     const std::uint64_t t = next_used(cursor_, kSlots);
-    if (t != kNone) return nodes_[slots_[t & (kSlots - 1)].head].e.at;
+    if (t != kNone) {
+      const Slot& s = slots_[t & (kSlots - 1)];
+      return chunks_[s.head].e[s.first].at;
+    }
     return far_.empty() ? kNone : far_.front().at;
   }
   void arm(sc_core::sc_event& wake, std::uint64_t at) {
@@ -210,8 +264,8 @@ class TimeWheel {
   }
 
   ExactDivider tick_;
-  std::vector<Node> nodes_;
-  std::vector<std::uint32_t> free_;  // the free nodes, a stack (the last freed on top)
+  std::vector<Chunk> chunks_;               // every slot's items
+  std::vector<std::uint32_t> free_chunks_;  // the free chunks, a stack (the last freed on top)
   std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
   std::vector<std::uint64_t> used_ = std::vector<std::uint64_t>(kSlots / 64, 0);
   std::vector<Entry> far_;  // a heap: items kSlots ticks or more ahead of the cursor

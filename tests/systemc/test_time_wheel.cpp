@@ -5,6 +5,7 @@
 // tick), beyond the wheel (far items), and in the past (late, run at once). Both runners thus
 // see the same pushes in the same order relative to their own runs, so their logs must be
 // equal. Seeded (STU_SEED reproduces a run).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -141,6 +142,10 @@ unsigned seed_of() {
 
 Runner<HeapQueue<std::uint32_t>>* heap_runner = nullptr;
 Runner<TimeWheel<std::uint32_t>>* wheel_runner = nullptr;
+// A wheel whose tick is 64 of the others': its slots hold many items at once, in several
+// chunks, and most items that land within a tick come before others there (inserted).
+constexpr std::uint64_t kCoarse = 64;
+Runner<TimeWheel<std::uint32_t>>* coarse_runner = nullptr;
 
 TEST(TimeWheel, RunsEveryItemInTheHeapsOrder) {
   sc_core::sc_start();
@@ -152,6 +157,24 @@ TEST(TimeWheel, RunsEveryItemInTheHeapsOrder) {
     ASSERT_EQ(a.runs[i], b.runs[i]) << "run " << i << " (seed " << seed_of() << ")";
   // Time never goes back and every item ran at or after its time (the late ones at once).
   for (std::size_t i = 1; i < b.runs.size(); ++i) ASSERT_LE(b.runs[i - 1].first, b.runs[i].first);
+}
+
+TEST(TimeWheel, KeepsTheOrderWithManyItemsInATick) {
+  if (sc_core::sc_pending_activity()) sc_core::sc_start();  // (the test above may have run it)
+  const Log& a = heap_runner->log;
+  const Log& c = coarse_runner->log;
+  ASSERT_EQ(a.runs.size(), c.runs.size());
+  for (std::size_t i = 0; i < a.runs.size(); ++i)
+    ASSERT_EQ(a.runs[i], c.runs[i]) << "run " << i << " (seed " << seed_of() << ")";
+  // The test is worth something: ticks of the coarse wheel held hundreds of items.
+  std::size_t most = 0, n = 0;
+  for (std::size_t i = 0; i < c.runs.size(); ++i) {
+    const bool same =
+        i && c.runs[i].first / (kTickPs * kCoarse) == c.runs[i - 1].first / (kTickPs * kCoarse);
+    n = same ? n + 1 : 1;
+    most = std::max(most, n);
+  }
+  EXPECT_GT(most, 100u);
 }
 
 }  // namespace
@@ -173,7 +196,10 @@ int sc_main(int argc, char** argv) {
   const std::uint64_t salt = rng();
   Runner<HeapQueue<std::uint32_t>> heap("heap", HeapQueue<std::uint32_t>(), seeds, salt);
   Runner<TimeWheel<std::uint32_t>> wheel("wheel", TimeWheel<std::uint32_t>(kTickPs), seeds, salt);
+  Runner<TimeWheel<std::uint32_t>> coarse("coarse", TimeWheel<std::uint32_t>(kTickPs * kCoarse),
+                                          seeds, salt);
   heap_runner = &heap;
   wheel_runner = &wheel;
+  coarse_runner = &coarse;
   return RUN_ALL_TESTS();
 }
