@@ -309,8 +309,7 @@ bool TlmModel::next_fed_op(PlannedOp& op) {
     if (const AheadOp* later = feed_thread_->peek(1)) {
       prefetch_lines(later, std::size_t(reinterpret_cast<const char*>(&later->op.ops) -
                                         reinterpret_cast<const char*>(later)));
-      const char* tail = reinterpret_cast<const char*>(&later->res.fault_mask);
-      prefetch_lines(tail, std::size_t(reinterpret_cast<const char*>(&later->res + 1) - tail));
+      prefetch_range(&later->res.fault_mask, &later->res + 1);  // (its last line too)
     }
     // Further ahead, the state of the SM an op will run on: its LSU, L1 and crossbar port and
     // its write buffer (which leaving_hint() reads for that op three ops later). The op's
