@@ -82,7 +82,7 @@ class Runner : public sc_core::sc_module {
   Runner(const sc_core::sc_module_name& n, Queue q,
          std::vector<std::pair<std::uint64_t, std::uint32_t>> seeds, std::uint64_t salt)
       : sc_module(n), q_(std::move(q)), seeds_(std::move(seeds)), salt_(salt) {
-    SC_THREAD(start);
+    SC_METHOD(start);  // once, at the start (a method: see test_sender.cpp)
     SC_METHOD(run);
     sensitive << ev_;
     dont_initialize();
