@@ -1,4 +1,4 @@
-// TimeWheel (systemc/timing.h), the Agenda's queue, against a binary heap of (time, scheduling
+// TimeWheel (systemc/engine/time_wheel.h), the Agenda's queue, against a binary heap of (time, scheduling
 // order), the order it must keep exactly. Two runners, one per structure, start from
 // the same seeded items; every item run logs (time, id) and schedules children derived from
 // its id alone: at the same time, a few ticks later, within the same tick (a time not on a
