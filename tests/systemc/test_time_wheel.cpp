@@ -1,10 +1,10 @@
-// TimeWheel (systemc/engine/time_wheel.h), the Agenda's queue, against a binary heap of (time, scheduling
-// order), the order it must keep exactly. Two runners, one per structure, start from
-// the same seeded items; every item run logs (time, id) and schedules children derived from
-// its id alone: at the same time, a few ticks later, within the same tick (a time not on a
-// tick), beyond the wheel (far items), and in the past (late, run at once). Both runners thus
-// see the same pushes in the same order relative to their own runs, so their logs must be
-// equal. Seeded (STU_SEED reproduces a run).
+// TimeWheel (systemc/engine/time_wheel.h), the Agenda's queue, against a binary heap of (time,
+// scheduling order), the order it must keep exactly. Two runners, one per structure, start from the
+// same seeded items; every item run logs (time, id) and schedules children derived from its id
+// alone: at the same time, a few ticks later, within the same tick (a time not on a tick), beyond
+// the wheel (far items), and in the past (late, run at once). Both runners thus see the same pushes
+// in the same order relative to their own runs, so their logs must be equal. Seeded (STU_SEED
+// reproduces a run).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
