@@ -6,22 +6,38 @@
 // bandwidth), bursts of `burst_bytes`, and the latency beyond the L2 (dram.latency -
 // l2.hit_latency). Data: its own sparse memory, written with the payload's byte enables, and the
 // bytes each line has received (the golden-image check compares them). A DramData::TrafficOnly
-// transaction takes time and counts, and writes nothing.
+// transaction takes time and counts, and writes nothing. During a workload run the memory's
+// writes may be left to a helper thread (start_write_behind): a host-speed choice, with the
+// same memory in the end.
 #pragma once
 
+#include <array>
+#include <functional>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "host_prefetch.h"
 #include "sim_context.h"
 #include "stage.h"
+#include "write_behind.h"
 
 namespace stu::sim {
 
 class Dram : public Stage {
  public:
   Dram(const sc_core::sc_module_name& name, SimContext& ctx);
-  const golden::SparseMemory& memory() const { return mem_; }
+  ~Dram() override;
+  // The memory as written so far. Not while writes are left behind (stop_write_behind first).
+  const golden::SparseMemory& memory() const;
+  // Host speed: from now on the memory is written behind this thread (WriteBehind) by
+  // another one, until stop_write_behind(). Returns that thread's work: it calls it again and
+  // again until its caller is done with the model, and then stop_write_behind() writes what
+  // is left on the caller's thread (and throws what a write threw). In between, only this
+  // module's serve() may touch the memory.
+  std::function<void()> start_write_behind();
+  void stop_write_behind();
+  bool writes_behind() const { return behind_ != nullptr; }
   // Every write in order (golden::DramWrite), when `keep` (a `.sts` test reads them).
   void keep_log(bool keep) { keep_log_ = keep; }
   const std::vector<golden::DramWrite>& log() const { return log_; }
@@ -31,8 +47,11 @@ class Dram : public Stage {
   // the bandwidth's latest booking is (the bank is booked just after it).
   // A host-speed hint: the line's bytes in the DRAM model's memory, which a write of it
   // writes, if its page exists (finding the page reads the page table).
+  // (Nothing while the writes are left behind: the helper thread writes those lines, and the
+  // page table is its to change.)
   void prefetch_line(std::uint64_t line) const {
     using golden::SparseMemory;
+    if (behind_) return;
     if (const std::uint8_t* p = mem_.page(line >> SparseMemory::kPageBits))
       prefetch_lines(p + (line & (SparseMemory::kPageBytes - 1)), golden::kLineBytes);
   }
@@ -81,6 +100,12 @@ class Dram : public Stage {
   std::size_t banks_window_ = 1;
   Cycle latency_;
   golden::SparseMemory mem_;
+  struct ImageWrite {  // a line's written bytes, on their way into mem_
+    std::uint64_t line;
+    golden::LineByteMask bytes;
+    std::array<std::uint8_t, golden::kLineBytes> data;
+  };
+  std::unique_ptr<WriteBehind<ImageWrite>> behind_;
   std::unordered_map<std::uint64_t, golden::LineByteMask> written_;
   bool keep_log_ = false;
   std::vector<golden::DramWrite> log_;

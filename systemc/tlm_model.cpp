@@ -506,11 +506,14 @@ void TlmModel::run(Workload& w, const Progress& progress) {
   ctx_->global_image = GlobalImage::NotWritten;
   const auto t0 = std::chrono::steady_clock::now();
   hinted_next_op_ = 0;
+  // The plan thread also writes DRAM's memory, behind the simulation.
   if (plan_thread_ && !coalescer_)
-    feed_thread_ = std::make_unique<Feed>(kAheadOps, [this](AheadOp& s) { return fill_ahead(s); });
+    feed_thread_ = std::make_unique<Feed>(
+        kAheadOps, [this](AheadOp& s) { return fill_ahead(s); }, top_->dram.start_write_behind());
   top_->lsu.finish();
   sc_core::sc_start();
   feed_thread_.reset();
+  top_->dram.stop_write_behind();  // (the last writes are part of the run's time)
   stats_.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats_.warp_ops = ops_;

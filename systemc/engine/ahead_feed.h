@@ -14,6 +14,10 @@
 //
 // Deterministic: the items come in fill order whatever the threads' timing. An exception
 // thrown by fill() ends the feed and is thrown again by next() on the consumer's thread.
+//
+// Side work: the producer thread may also run work the consumer hands off to it (`side`,
+// WriteBehind::apply_ready): after each item, while it waits for room, and after the last
+// item until stop(). It must not throw.
 #pragma once
 
 #include <atomic>
@@ -41,9 +45,11 @@ class AheadFeed {
   // Writes the next item into `slot` (reusing its storage); false: no more items (the slot
   // is not handed over).
   using Fill = std::function<bool(T&)>;
+  using Side = std::function<void()>;
 
-  // `capacity`: slots in the ring, a power of two of at least 2.
-  AheadFeed(std::size_t capacity, Fill fill) : slots_(capacity), fill_(std::move(fill)) {
+  // `capacity`: slots in the ring, a power of two of at least 2. `side`: the side work, if any.
+  AheadFeed(std::size_t capacity, Fill fill, Side side = {})
+      : slots_(capacity), fill_(std::move(fill)), side_(std::move(side)) {
     if (capacity < 2 || (capacity & (capacity - 1)) != 0)
       throw std::invalid_argument("AheadFeed: capacity must be a power of two >= 2");
     producer_ = std::thread([this] { produce(); });
@@ -111,6 +117,7 @@ class AheadFeed {
     for (unsigned spins = 0; !stop_.load(std::memory_order_relaxed); ++spins) {
       returned_cache_ = returned_.value.load(std::memory_order_acquire);
       if (returned_cache_ >= target) return;
+      if (side_) side_();
       if (spins < 256)
         pause();
       else
@@ -133,15 +140,26 @@ class AheadFeed {
         }
         if (!fill_(slots_[i & mask()])) break;
         produced_.value.store(i + 1, std::memory_order_release);
+        if (side_) side_();
       }
     } catch (...) {
       error_ = std::current_exception();
     }
     ended_.store(true, std::memory_order_release);
+    if (!side_) return;
+    // The consumer still runs the items taken, and may hand off side work until stop().
+    for (unsigned spins = 0; !stop_.load(std::memory_order_relaxed); ++spins) {
+      side_();
+      if (spins < 256)
+        pause();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
   }
 
   std::vector<T> slots_;
   Fill fill_;
+  Side side_;
   // Shared between the threads, each on its own host cache line.
   Counter produced_;  // items filled (written by the producer)
   Counter returned_;  // items given back (written by the consumer)

@@ -1,5 +1,6 @@
 // The TLM model's engine (systemc/engine/, docs/tlm.md "Model and engine"): the look-ahead feed
-// (AheadFeed), the payload pool as a TLM-2.0 memory manager and set_line, the arena as a standard
+// (AheadFeed) and its side work, the writes left behind to another thread (WriteBehind), the
+// payload pool as a TLM-2.0 memory manager and set_line, the arena as a standard
 // memory resource, a stage's free times against a heap, and the cache hints' victim against the
 // golden cache's own writes (seeded: STU_SEED). The pool needs the SystemC library, so this is a
 // SystemC process (no module is elaborated).
@@ -32,6 +33,7 @@
 #include "payload_pool.h"
 #include "ring_fifo.h"
 #include "stu/golden/cache.h"
+#include "write_behind.h"
 
 namespace stu::sim {
 namespace {
@@ -128,6 +130,120 @@ TEST(AheadFeed, AnErrorIsThrownToTheConsumerAndStopEndsTheThread) {
   }
   EXPECT_LE(endless.load(), 9u);  // a full ring (8) and the one held, no more
   EXPECT_THROW(AheadFeed<FedItem>(6, [](FedItem&) { return false; }), std::invalid_argument);
+}
+
+// --- WriteBehind ------------------------------------------------------------------------------
+
+struct Write {
+  std::uint64_t n = 0;
+  std::uint64_t key = 0;
+};
+
+// A helper thread applies every write in commit order, none lost or repeated, through a ring
+// of 4 slots many times over (the producer waits while it is full), and finish() applies what
+// the helper left. Each write's key lands in a small table, so a later write to a key must
+// land after an earlier one: the table ends as the producer's own writes would leave it.
+TEST(WriteBehind, AppliesEveryWriteInCommitOrder) {
+  constexpr std::uint64_t kWrites = 20000;
+  std::vector<std::uint64_t> applied;
+  std::array<std::uint64_t, 16> table{};
+  WriteBehind<Write> wb(4, [&](const Write& w) {
+    applied.push_back(w.n);
+    table[w.key] = w.n;
+  });
+  std::atomic<bool> done{false};
+  std::thread helper([&] {
+    for (std::uint64_t k = 0; !done.load(std::memory_order_relaxed); ++k) {
+      wb.apply_ready();
+      if (k % 1000 < 3) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  });
+  std::array<std::uint64_t, 16> want{};
+  for (std::uint64_t n = 0; n < kWrites; ++n) {
+    Write& w = wb.slot();
+    w.n = n;
+    w.key = (n * 7) % 16;
+    want[w.key] = n;
+    wb.commit();
+  }
+  done.store(true);
+  helper.join();
+  wb.finish();
+  ASSERT_EQ(applied.size(), kWrites);
+  for (std::uint64_t n = 0; n < kWrites; ++n) ASSERT_EQ(applied[n], n);
+  EXPECT_EQ(table, want);
+  EXPECT_EQ(wb.committed(), kWrites);
+}
+
+// With no helper, finish() applies everything on the producer's thread; a write that throws
+// drops the writes after it, and finish() throws it; the capacity must be a power of two.
+TEST(WriteBehind, FinishAppliesTheRestAndThrowsAWritesError) {
+  std::vector<std::uint64_t> applied;
+  WriteBehind<Write> wb(8, [&](const Write& w) {
+    if (w.n == 5) throw std::runtime_error("no memory for page 5");
+    applied.push_back(w.n);
+  });
+  for (std::uint64_t n = 0; n < 8; ++n) {
+    wb.slot().n = n;
+    wb.commit();
+  }
+  EXPECT_EQ(wb.apply_ready(), 8u);
+  EXPECT_EQ(wb.apply_ready(), 0u);  // nothing new
+  EXPECT_THROW(wb.finish(), std::runtime_error);
+  EXPECT_EQ(applied, (std::vector<std::uint64_t>{0, 1, 2, 3, 4}));
+
+  std::vector<std::uint64_t> later;
+  WriteBehind<Write> ok(4, [&](const Write& w) { later.push_back(w.n); });
+  for (std::uint64_t n = 0; n < 3; ++n) {
+    ok.slot().n = n;
+    ok.commit();
+  }
+  ok.finish();
+  EXPECT_EQ(later, (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_THROW(WriteBehind<Write>(6, [](const Write&) {}), std::invalid_argument);
+}
+
+// The feed's producer thread runs the side work between items and, after the last item, until
+// stop(): writes committed after the workload has ended are still applied, through a ring
+// smaller than their number. (The writes wait for room with a deadline here, so that a feed
+// without the side work fails the test instead of hanging it.)
+TEST(AheadFeed, SideWorkGoesOnAfterTheLastItem) {
+  std::vector<std::uint64_t> applied;
+  std::atomic<std::uint64_t> count{0};
+  WriteBehind<Write> wb(4, [&](const Write& w) {
+    applied.push_back(w.n);
+    count.fetch_add(1, std::memory_order_release);
+  });
+  std::uint64_t filled = 0;
+  AheadFeed<FedItem> feed(
+      4,
+      [&](FedItem& it) {
+        if (filled == 3) return false;
+        it.n = filled++;
+        return true;
+      },
+      [&] { wb.apply_ready(); });
+  std::uint64_t n = 0;
+  const auto write = [&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (n - count.load(std::memory_order_acquire) >= 4) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::yield();
+    }
+    wb.slot().n = n++;
+    wb.commit();
+    return true;
+  };
+  while (const FedItem* it = feed.next()) {  // one write per item while the feed runs ...
+    ASSERT_TRUE(write()) << "no room after " << n << " writes";
+    EXPECT_LT(it->n, 3u);
+  }
+  for (int i = 0; i < 100; ++i)  // ... and many after its last item
+    ASSERT_TRUE(write()) << "no room after " << n << " writes: the side work stopped";
+  feed.stop();
+  wb.finish();
+  ASSERT_EQ(applied.size(), n);
+  for (std::uint64_t i = 0; i < n; ++i) ASSERT_EQ(applied[i], i);
 }
 
 uint64_t seed_from_env() {

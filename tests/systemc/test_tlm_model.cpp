@@ -837,8 +837,9 @@ TEST(TimingStyles, LtAndAtAgreeOnEveryGenerator) {
 // Every generator, LT and AT, on 4 SMs and 4 L2 slices: the statistics (every counter, the
 // cycles, the latency percentiles) and the whole event log are identical with the host-speed
 // hints (prefetches, the agenda's look-ahead, the L2 set hints) and the plan thread (the
-// workload generated and planned ahead on a second thread) each on and off. They may make the
-// model faster, never different. The first run, both off, is the reference.
+// workload generated and planned ahead on a second thread, which also writes DRAM's memory
+// behind the simulation) each on and off. They may make the model faster, never different;
+// every run's memory matches the golden model's. The first run, both off, is the reference.
 TEST(HostSpeed, HintsAndPlanThreadGiveIdenticalResults) {
   struct Variant {
     bool hints, plan_thread;
