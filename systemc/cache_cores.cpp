@@ -51,6 +51,7 @@ class GoldenL2 final : public L2Core {
     return r;
   }
   void flush(std::vector<golden::CacheLineOut>& out) override { l2_.flush(out); }
+  bool keeps_data() const override { return false; }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return l2_.lookup(addr); }
   void prefetch(std::uint64_t addr) const override { hints_.prefetch(addr); }
   const golden::SectoredCache* cache_array() const override { return &l2_; }
@@ -79,7 +80,9 @@ std::unique_ptr<L1Core> make_l1_core(const golden::CacheGeometry& g, unsigned wb
 }
 std::unique_ptr<L2Core> make_l2_core(const golden::CacheGeometry& g,
                                      std::pmr::memory_resource* memory) {
-  return std::make_unique<GoldenL2>(cache_or_throw(g, golden::CacheData::Keep, memory));
+  // The tags, masks and classes only: the slice keeps the bytes (L2Core::keeps_data), so that
+  // they can be moved on another host thread (DataPlane).
+  return std::make_unique<GoldenL2>(cache_or_throw(g, golden::CacheData::Drop, memory));
 }
 
 }  // namespace stu::sim

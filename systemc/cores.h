@@ -74,6 +74,11 @@ class L2Core {
   virtual L2Result write(const golden::WbEntry& e) = 0;
   // Every dirty line, made clean, appended to `out`.
   virtual void flush(std::vector<golden::CacheLineOut>& out) = 0;
+  // Whether the core keeps its lines' bytes: then its victims and flushed lines come with
+  // their bytes (`data` of each CacheLineOut). When it does not, they come with their masks
+  // only, and the L2 slice keeps the bytes itself, 128 a slot (the `set` and `way` of each
+  // write's result; DataPlane).
+  virtual bool keeps_data() const = 0;
   // A host-speed hint: a write to this (slice-local) address comes next.
   virtual void prefetch(std::uint64_t) const {}
   virtual const golden::SectoredCache* cache_array() const { return nullptr; }  // as L1Core's

@@ -1,8 +1,5 @@
 #include "dram.h"
 
-#include <cstring>
-#include <stdexcept>
-
 namespace stu::sim {
 
 Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx)
@@ -22,31 +19,11 @@ Dram::Dram(const sc_core::sc_module_name& name, SimContext& ctx)
   banks_window_ = banks_.front().window_bins();
 }
 
-Dram::~Dram() = default;  // (a helper thread still running drops what it has not written)
-
-const golden::SparseMemory& Dram::memory() const {
-  if (behind_) throw std::logic_error("Dram::memory() while its writes are left behind");
-  return mem_;
-}
-
-std::function<void()> Dram::start_write_behind() {
-  stop_write_behind();
-  // 256 lines (about 48 KiB): the ring stays in the host's caches.
-  behind_ = std::make_unique<WriteBehind<ImageWrite>>(
-      256, [this](const ImageWrite& w) { mem_.write_line(w.line, w.bytes, w.data.data()); });
-  return [b = behind_.get()] { b->apply_ready(); };
-}
-
-void Dram::stop_write_behind() {
-  if (!behind_) return;
-  const auto b = std::move(behind_);  // (memory() is the caller's again, whatever finish() throws)
-  b->finish();
-}
-
 void Dram::preload(const golden::SparseMemory& m) {
-  stop_write_behind();
+  data_.stop_behind();
+  golden::SparseMemory& mem = data_.memory();
   for (std::uint64_t n : m.page_numbers())
-    mem_.write(n << golden::SparseMemory::kPageBits, m.page(n), golden::SparseMemory::kPageBytes);
+    mem.write(n << golden::SparseMemory::kPageBits, m.page(n), golden::SparseMemory::kPageBytes);
 }
 
 double Dram::access_cost(std::uint64_t line) {
@@ -113,15 +90,6 @@ Cycle Dram::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     ctx_.stats.add(Metric::DramBytesRead, read_bytes);
     ctx_.stats.add(Metric::DramSectorsRead, read_bytes / golden::kSectorBytes);
     return t2 + latency_;
-  }
-  if (behind_) {
-    ImageWrite& w = behind_->slot();
-    w.line = line;
-    w.bytes = m;
-    std::memcpy(w.data.data(), data, golden::kLineBytes);
-    behind_->commit();
-  } else {
-    mem_.write_line(line, m, data);
   }
   if (keep_log_) {
     golden::DramWrite d;

@@ -4,40 +4,31 @@
 // was just accessed at dram.pair_accesses_per_clk), `banks` banks (a line's bank is a hash of its
 // line number, as DRAM controllers hash address bits; one bank moves at most twice its share of the
 // bandwidth), bursts of `burst_bytes`, and the latency beyond the L2 (dram.latency -
-// l2.hit_latency). Data: its own sparse memory, written with the payload's byte enables, and the
-// bytes each line has received (the golden-image check compares them). A DramData::TrafficOnly
-// transaction takes time and counts, and writes nothing. During a workload run the memory's
-// writes may be left to a helper thread (start_write_behind): a host-speed choice, with the
-// same memory in the end.
+// l2.hit_latency). Data: the memory behind the L2 (DataPlane), which the L2 slices write when
+// they decide a line's bytes leave (a victim, a write-through, the final flush), so that a
+// write's bytes land in the order of those decisions whatever DRAM's own timing; here its
+// transactions take time and count, and (keep_log) each one's bytes and the bytes each line
+// has received are recorded (a `.sts` test compares them). A DramData::TrafficOnly
+// transaction takes time and counts, and is not recorded.
 #pragma once
 
-#include <array>
-#include <functional>
-#include <memory>
 #include <unordered_map>
 #include <vector>
 
+#include "data_plane.h"
 #include "host_prefetch.h"
 #include "sim_context.h"
 #include "stage.h"
-#include "write_behind.h"
 
 namespace stu::sim {
 
 class Dram : public Stage {
  public:
   Dram(const sc_core::sc_module_name& name, SimContext& ctx);
-  ~Dram() override;
-  // The memory as written so far. Not while writes are left behind (stop_write_behind first).
-  const golden::SparseMemory& memory() const;
-  // Host speed: from now on the memory is written behind this thread (WriteBehind) by
-  // another one, until stop_write_behind(). Returns that thread's work: it calls it again and
-  // again until its caller is done with the model, and then stop_write_behind() writes what
-  // is left on the caller's thread (and throws what a write threw). In between, only this
-  // module's serve() may touch the memory.
-  std::function<void()> start_write_behind();
-  void stop_write_behind();
-  bool writes_behind() const { return behind_ != nullptr; }
+  // DRAM's memory and the moves of bytes into it (DataPlane; the L2 slices make them).
+  DataPlane& data() { return data_; }
+  // The memory as written so far. Not while moves are behind (DataPlane::start_behind).
+  const golden::SparseMemory& memory() const { return data_.memory(); }
   // Every write in order (golden::DramWrite), when `keep` (a `.sts` test reads them).
   void keep_log(bool keep) { keep_log_ = keep; }
   const std::vector<golden::DramWrite>& log() const { return log_; }
@@ -47,13 +38,9 @@ class Dram : public Stage {
   // the bandwidth's latest booking is (the bank is booked just after it).
   // A host-speed hint: the line's bytes in the DRAM model's memory, which a write of it
   // writes, if its page exists (finding the page reads the page table).
-  // (Nothing while the writes are left behind: the helper thread writes those lines, and the
-  // page table is its to change.)
+  // (Nothing while the moves are behind: the plan thread writes those lines.)
   void prefetch_line(std::uint64_t line) const {
-    using golden::SparseMemory;
-    if (behind_) return;
-    if (const std::uint8_t* p = mem_.page(line >> SparseMemory::kPageBits))
-      prefetch_lines(p + (line & (SparseMemory::kPageBytes - 1)), golden::kLineBytes);
+    if (const std::uint8_t* p = data_.line_if_present(line)) prefetch_lines(p, golden::kLineBytes);
   }
   void prefetch_bank(std::uint64_t line) const {
     const std::size_t b = bank_of(line);
@@ -99,13 +86,7 @@ class Dram : public Stage {
   std::vector<BankBins> bank_bins_;
   std::size_t banks_window_ = 1;
   Cycle latency_;
-  golden::SparseMemory mem_;
-  struct ImageWrite {  // a line's written bytes, on their way into mem_
-    std::uint64_t line;
-    golden::LineByteMask bytes;
-    std::array<std::uint8_t, golden::kLineBytes> data;
-  };
-  std::unique_ptr<WriteBehind<ImageWrite>> behind_;
+  DataPlane data_;
   std::unordered_map<std::uint64_t, golden::LineByteMask> written_;
   bool keep_log_ = false;
   std::vector<golden::DramWrite> log_;

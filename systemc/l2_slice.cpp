@@ -1,9 +1,11 @@
 #include "l2_slice.h"
 
+#include "data_plane.h"
 #include "dram.h"
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace stu::sim {
 
@@ -32,7 +34,7 @@ golden::WbEntry entry_of(const tlm::tlm_generic_payload& tr, const StoreExtensio
 }  // namespace
 
 L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core,
-                 std::uint32_t index)
+                 std::uint32_t index, std::pmr::memory_resource* memory)
     : Stage(name, ctx.tb, *ctx.agenda, ctx.cfg.sim.mode, 64),
       to_dram("to_dram", ctx.tb, *ctx.agenda,
               [this](tlm::tlm_generic_payload& tr, Cycle c) { dram_ack(tr, c); }),
@@ -53,6 +55,28 @@ L2Slice::L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::uniq
   ways_ = g.ways;
   set_mask_ = std::uint32_t(g.sets() - 1);
   paid_.assign(std::size_t(g.sets()) * g.ways, 0);  // (an RTL core's geometry is no larger)
+  if (!core_->keeps_data()) {
+    if (!ctx_.data) throw std::logic_error("L2Slice: the model has no DataPlane");
+    // Not cleared: a slot's bytes are read only after a write that allocated it wrote all 128.
+    bytes_memory_ = memory ? memory : std::pmr::get_default_resource();
+    bytes_size_ = paid_.size() * golden::kLineBytes;
+    bytes_ = static_cast<std::uint8_t*>(bytes_memory_->allocate(bytes_size_, 64));
+  }
+}
+
+L2Slice::~L2Slice() {
+  if (bytes_) bytes_memory_->deallocate(bytes_, bytes_size_, 64);
+}
+
+const std::uint8_t* L2Slice::to_memory(std::uint64_t line, const golden::LineByteMask& m,
+                                       const std::uint8_t* slot, const std::uint8_t* data) {
+  DataPlane& d = *ctx_.data;
+  if (slot) {
+    d.slot_to_memory(line, m, slot);
+    return d.behind() ? nullptr : slot;
+  }
+  d.to_memory(line, m, data);
+  return data;
 }
 
 SliceLocal::SliceLocal(const SimConfig& cfg) {
@@ -79,7 +103,9 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   const Cycle t1 = port_.book(t, passes * sectors * golden::kSectorBytes);
   occupied_until_ = t1;
   L2Result r = core_->write(e);
-  std::uint8_t& paid = paid_[slot(r.set, r.way)];  // the sectors of the slot's line sent ahead
+  const std::size_t at = slot(r.set, r.way);
+  std::uint8_t& paid = paid_[at];            // the sectors of the slot's line sent ahead
+  std::uint8_t* const own = slot_bytes(at);  // the slot's bytes (null: the core keeps them)
   Stats& s = ctx_.stats;
   s.add(Metric::L2Requests, passes);
   s.add(Metric::L2Sectors, passes * sectors);
@@ -87,16 +113,24 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
   ctx_.record(Event::L2Write, x.instr_id, x.warp, line, t1);
   Cycle done = t1 + latency_;
   const Cycle beyond = ctx_.cfg.dram.latency - ctx_.cfg.l2.hit_latency;
-  bool dirty_victim = false;  // the victim had dirty sectors not yet sent ahead
+  bool dirty_victim = false;   // the victim had dirty sectors not yet sent ahead
+  DataPlane::Leaving leaving;  // the dirty victim's bytes
   if (r.evicted) {
     s.add(Metric::L2Evictions);
-    r.victim.line = global(r.victim.line);
+    leaving.line = global(r.victim.line);
+    leaving.bytes = r.victim.dirty;
     dirty_victim = (r.victim.dirty.sectors() & ~paid) != 0;
-    const Cycle d = to_dram_line(r.victim, r.victim.dirty, t1 + latency_, nullptr,
+    // The victim's bytes: DRAM's transaction carries them where this thread may read them
+    // (for DRAM's log); they go to memory below (from the slot: with the write that takes it).
+    const std::uint8_t* bytes = own ? (ctx_.data->behind() ? nullptr : own) : r.victim.data.data();
+    const Cycle d = to_dram_line(leaving.line, leaving.bytes, bytes, t1 + latency_, nullptr,
                                  golden::DramCause::Eviction, paid);
+    if (!own) ctx_.data->to_memory(leaving.line, leaving.bytes, r.victim.data.data());
     // LT: the victim must be taken by DRAM before the line is free (DRAM pushes back).
     if (mode_ == SimMode::Lt && d > beyond) done = std::max(done, d - beyond);
   }
+  if (own)
+    ctx_.data->write_slot(own, r.evicted ? &leaving : nullptr, r.hit, e.bytes, e.data.data());
   // A new line has nothing sent ahead; a sector written again after it was sent ahead must be
   // written back again.
   paid = r.hit ? std::uint8_t(paid & ~e.bytes.sectors()) : std::uint8_t(0);
@@ -116,10 +150,9 @@ Cycle L2Slice::serve(tlm::tlm_generic_payload& tr, Cycle t) {
     }
   }
   if (e.l2.mode == golden::WriteMode::Through) {
-    golden::CacheLineOut l;
-    l.line = line;
-    l.data = e.data;
-    const Cycle d = to_dram_line(l, e.bytes, t1 + latency_, &tr, golden::DramCause::WriteThrough);
+    const std::uint8_t* bytes = to_memory(line, e.bytes, nullptr, e.data.data());
+    const Cycle d =
+        to_dram_line(line, e.bytes, bytes, t1 + latency_, &tr, golden::DramCause::WriteThrough);
     if (mode_ == SimMode::At) return kLater;  // acknowledged with DRAM's acknowledgement
     done = std::max(done, d);
   }
@@ -180,8 +213,6 @@ Cycle L2Slice::send_ahead(std::uint64_t old, std::uint8_t want, bool partly_writ
   if (partly_written) send &= partly_enabled(l.valid);
   if (!send) return 0;
   paid = std::uint8_t(paid | send);
-  golden::CacheLineOut out;
-  out.line = old;
   golden::LineByteMask bytes = sector_byte_mask(send);
   bytes.lo &= l.dirty.lo;
   bytes.hi &= l.dirty.hi;
@@ -194,20 +225,20 @@ Cycle L2Slice::send_ahead(std::uint64_t old, std::uint8_t want, bool partly_writ
   } else {
     ctx_.stats.add(Metric::L2DirtySentAhead, sectors);
   }
-  return to_dram_line(out, bytes, t, nullptr, golden::DramCause::Eviction, 0,
+  return to_dram_line(old, bytes, nullptr, t, nullptr, golden::DramCause::Eviction, 0,
                       DramData::TrafficOnly);
 }
 
-Cycle L2Slice::to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes,
-                            Cycle t, tlm::tlm_generic_payload* waiting, golden::DramCause cause,
-                            std::uint8_t paid, DramData data) {
+Cycle L2Slice::to_dram_line(std::uint64_t line, const golden::LineByteMask& bytes,
+                            const std::uint8_t* data, Cycle t, tlm::tlm_generic_payload* waiting,
+                            golden::DramCause cause, std::uint8_t paid, DramData kind) {
   tlm::tlm_generic_payload& d = ctx_.pool.acquire();
   StoreExtension& x = store_ext(d);
   x = StoreExtension{};
   x.dram_cause = cause;
   x.dram_paid_sectors = paid;
-  x.dram_data = data;
-  set_line(d, l.line, bytes, l.data.data());
+  x.dram_data = kind;
+  set_line(d, line, bytes, data);
   route_of(d).tag = reinterpret_cast<std::uint64_t>(waiting);
   if (mode_ == SimMode::Lt) {
     const Cycle c = to_dram.lt(d, t);
@@ -250,9 +281,17 @@ Cycle L2Slice::flush(Cycle t) {
     // The flushed line stays in its slot (clean now): what of it was sent ahead is paid.
     const golden::CacheLookup at = core_->lookup(l.line);
     std::uint8_t paid = 0;
-    if (at.hit) paid = std::exchange(paid_[slot(at.set, at.way)], std::uint8_t(0));
-    l.line = global(l.line);
-    last = std::max(last, to_dram_line(l, l.dirty, t, nullptr, golden::DramCause::Flush, paid));
+    const std::uint8_t* own = nullptr;
+    if (at.hit) {
+      paid = std::exchange(paid_[slot(at.set, at.way)], std::uint8_t(0));
+      own = slot_bytes(slot(at.set, at.way));
+    } else if (bytes_) {
+      throw std::logic_error("L2Slice: a flushed line is not in the cache piece");
+    }
+    const std::uint64_t line = global(l.line);
+    const std::uint8_t* bytes = to_memory(line, l.dirty, own, l.data.data());
+    last = std::max(last,
+                    to_dram_line(line, l.dirty, bytes, t, nullptr, golden::DramCause::Flush, paid));
   }
   return last;
 }

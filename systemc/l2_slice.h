@@ -1,6 +1,9 @@
 // L2Slice: one address-hashed slice of the L2 (l2_slice_of). State: a golden::SectoredCache
 // of the slice's geometry (the cache piece: hit, allocation, replacement, dirty bytes); the
-// slice applies the L2 action the write-buffer entry carries. Timing: the slice's share of
+// slice applies the L2 action the write-buffer entry carries. The lines' bytes: the slice's
+// own, 128 a slot of the cache piece, where its core keeps none (the C++ core), moved through
+// the model's DataPlane (a write into its slot; a victim's, a write-through's and a flushed
+// line's bytes into DRAM's memory, when the slice decides they leave). Timing: the slice's share of
 // the L2 bandwidth and its own latency (l2.hit_latency - l1.hit_latency - 2 * xbar.latency).
 // A dirty victim and a write-through go to the DRAM model as new transactions; a write-
 // through store is acknowledged when DRAM acknowledges it, every other store at the slice.
@@ -12,6 +15,7 @@
 #pragma once
 
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -88,8 +92,11 @@ struct L2Hints {
 
 class L2Slice : public Stage {
  public:
+  // `memory`: where the lines' bytes are taken from, when the core keeps none (null: the
+  // default resource).
   L2Slice(const sc_core::sc_module_name& name, SimContext& ctx, std::unique_ptr<L2Core> core,
-          std::uint32_t index = 0);
+          std::uint32_t index = 0, std::pmr::memory_resource* memory = nullptr);
+  ~L2Slice() override;
   Sender to_dram;
 
   // End of simulation: every dirty line goes to DRAM (LT: now; AT: queued). Returns the
@@ -113,15 +120,24 @@ class L2Slice : public Stage {
   std::uint64_t local(std::uint64_t addr) const { return local_(addr); }
   std::uint64_t global(std::uint64_t local_addr) const { return local_(local_addr); }
   L2Core& core() { return *core_; }
+  // The lines' bytes, 128 a slot, where the core keeps none (else null): for host-speed hints.
+  const std::uint8_t* slot_bytes() const { return bytes_; }
   std::size_t dram_outstanding() const { return dram_outstanding_; }
 
  private:
   Cycle serve(tlm::tlm_generic_payload& tr, Cycle t) override;
   void will_serve(const tlm::tlm_generic_payload& tr) const override;
-  // A DRAM transaction of the line's `bytes`; `paid`: its sectors sent ahead earlier.
-  Cycle to_dram_line(const golden::CacheLineOut& l, const golden::LineByteMask& bytes, Cycle t,
-                     tlm::tlm_generic_payload* waiting, golden::DramCause cause,
-                     std::uint8_t paid = 0, DramData data = DramData::Bytes);
+  // A DRAM transaction of the line's `bytes` (global line address); `paid`: its sectors sent
+  // ahead earlier. `data`: the bytes it carries (for DRAM's log), or null (none).
+  Cycle to_dram_line(std::uint64_t line, const golden::LineByteMask& bytes,
+                     const std::uint8_t* data, Cycle t, tlm::tlm_generic_payload* waiting,
+                     golden::DramCause cause, std::uint8_t paid = 0,
+                     DramData kind = DramData::Bytes);
+  // A line's bytes `m` leave for DRAM's memory (DataPlane): from the slice's slot `slot`, or
+  // from `data` (a core that keeps its bytes, a write-through). Returns the bytes the DRAM
+  // transaction may carry: null where the slot is the plan thread's to read (moves behind).
+  const std::uint8_t* to_memory(std::uint64_t line, const golden::LineByteMask& m,
+                                const std::uint8_t* slot, const std::uint8_t* data);
   void dram_ack(tlm::tlm_generic_payload& tr, Cycle c);
   // l2.partial_lines: note the sectors this write (of the bytes `written`) left written in part
   // (global line), and
@@ -168,6 +184,13 @@ class L2Slice : public Stage {
   // s: sector s), as a cache keeps a bit per line: a write that allocates the slot clears them,
   // one that hits clears those of the sectors it writes.
   std::vector<std::uint8_t> paid_;
+  // The lines' bytes, 128 a slot (set * ways + way), where the core keeps none; else null.
+  std::uint8_t* bytes_ = nullptr;
+  std::size_t bytes_size_ = 0;
+  std::pmr::memory_resource* bytes_memory_ = nullptr;
+  std::uint8_t* slot_bytes(std::size_t slot) const {
+    return bytes_ ? bytes_ + slot * golden::kLineBytes : nullptr;
+  }
   std::uint32_t ways_ = 1;
   std::uint32_t set_mask_ = 0;  // sets - 1
   std::size_t slot(std::uint32_t set, std::uint32_t way) const {

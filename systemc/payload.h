@@ -29,8 +29,9 @@ inline golden::LineByteMask sector_byte_mask(std::uint8_t sectors) {
 
 // Writes a line into a payload whose data and byte-enable arrays hold 128 bytes each (every
 // payload of the pool): the address, `bytes` of `src` (128 bytes by line offset; the bytes
-// outside the mask are copied as they are: golden line requests and cache lines keep them 0),
-// the byte enables and the StoreExtension's mask (`bytes`), the response status incomplete.
+// outside the mask are copied as they are: golden line requests and cache lines keep them 0;
+// null `src`: the data array is left as it was), the byte enables and the StoreExtension's
+// mask (`bytes`), the response status incomplete.
 void set_line(tlm::tlm_generic_payload& gp, std::uint64_t addr, const golden::LineByteMask& bytes,
               const std::uint8_t* src);
 
@@ -52,7 +53,7 @@ inline void set_line(tlm::tlm_generic_payload& gp, std::uint64_t addr,
   gp.set_byte_enable_length(golden::kLineBytes);
   gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   store_ext(gp).bytes = mask;
-  std::memcpy(gp.get_data_ptr(), src, golden::kLineBytes);
+  if (src) std::memcpy(gp.get_data_ptr(), src, golden::kLineBytes);
   std::uint8_t* be = gp.get_byte_enable_ptr();
   for (unsigned half = 0; half < 2; ++half) {  // 64 bytes each: mask.lo, then mask.hi
     const std::uint64_t w = half ? mask.hi : mask.lo;

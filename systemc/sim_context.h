@@ -59,6 +59,9 @@ struct SimContext {
   // With GlobalImage::Written (a `.sts` run): the global bytes the L1s took, per line, which
   // must all reach DRAM by the end (missing_in_dram).
   std::unordered_map<std::uint64_t, golden::LineByteMask> global_taken;
+  // Where the global bytes go past the L1s: the L2 slices' lines and DRAM's memory (the DRAM
+  // model's; set by the model before it makes the slices).
+  class DataPlane* data = nullptr;
   // Where the L2 slices' sets lie in host memory, for host-speed hints (set by the model).
   const struct L2Hints* l2_hints = nullptr;
   // Host-speed hints (prefetches, the agenda's look-ahead, the model's L2 set hints): no

@@ -82,10 +82,11 @@ struct TlmModel::Top : sc_core::sc_module {
     resolver.out.bind(shared.in);
     resolver.out.bind(tmem.in);
     shared.to_mbar.out.bind(mbu.in);
+    c.data = &dram.data();
     for (std::uint32_t s = 0; s < c.cfg.l2.slices; ++s) {
       auto core = f.l2 ? f.l2(h.l2) : make_l2_core(h.l2, &arena);
-      l2.push_back(
-          std::make_unique<L2Slice>(("l2_" + std::to_string(s)).c_str(), c, std::move(core), s));
+      l2.push_back(std::make_unique<L2Slice>(("l2_" + std::to_string(s)).c_str(), c,
+                                             std::move(core), s, &arena));
       xbar.out.bind(l2.back()->in);
       l2.back()->to_dram.out.bind(dram.in);
     }
@@ -133,6 +134,7 @@ TlmModel::TlmModel(const SimConfig& cfg, const golden::ModelConfig& mc,
   for (const auto& s : top_->l2) {
     const golden::SectoredCache* c = s->core().cache_array();
     hints_->l2.slices.push_back(c ? CacheHints(c->layout()) : CacheHints{});
+    hints_->l2.slices.back().set_slot_bytes(s->slot_bytes());
     hints_->l2.paid_arrays.push_back(s->paid_array());
   }
   hints_->l2.dram = &top_->dram;
@@ -506,14 +508,23 @@ void TlmModel::run(Workload& w, const Progress& progress) {
   ctx_->global_image = GlobalImage::NotWritten;
   const auto t0 = std::chrono::steady_clock::now();
   hinted_next_op_ = 0;
-  // The plan thread also writes DRAM's memory, behind the simulation.
-  if (plan_thread_ && !coalescer_)
+  // The plan thread also moves the global bytes (the L2's lines, DRAM's memory: DataPlane),
+  // behind the simulation.
+  // The slots' bytes are then that thread's: this one does not hint them.
+  const auto slot_hints = [this](bool on) {
+    for (std::size_t s = 0; s < top_->l2.size(); ++s)
+      hints_->l2.slices[s].set_slot_bytes(on ? top_->l2[s]->slot_bytes() : nullptr);
+  };
+  if (plan_thread_ && !coalescer_) {
+    slot_hints(false);
     feed_thread_ = std::make_unique<Feed>(
-        kAheadOps, [this](AheadOp& s) { return fill_ahead(s); }, top_->dram.start_write_behind());
+        kAheadOps, [this](AheadOp& s) { return fill_ahead(s); }, top_->dram.data().start_behind());
+  }
   top_->lsu.finish();
   sc_core::sc_start();
   feed_thread_.reset();
-  top_->dram.stop_write_behind();  // (the last writes are part of the run's time)
+  top_->dram.data().stop_behind();  // (the last moves are part of the run's time)
+  slot_hints(true);
   stats_.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats_.warp_ops = ops_;

@@ -405,8 +405,9 @@ Command add_sim(CLI::App& app) {
   sub->add_flag("--list-workloads", args->list, "list the built-in generators and exit");
   sub->add_flag("-q,--quiet", args->quiet, "no summary, no progress bar");
   sub->add_option("--plan-thread", args->plan_thread,
-                  "generate and plan the workload's ops on a second host thread: auto (on "
-                  "where the host has two cores or more), on, off (one job per core)")
+                  "generate and plan the workload's ops, and write DRAM's memory, on a second "
+                  "host thread: auto (on where the host has two cores or more), on, off (one "
+                  "job per core)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
   return {sub, [args] { return run_sim(*args); }};
 }

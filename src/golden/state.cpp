@@ -48,10 +48,9 @@ void SparseMemory::write(uint64_t addr, const uint8_t* data, size_t n) {
   }
 }
 
-void SparseMemory::write_line(uint64_t line, const LineByteMask& mask, const uint8_t* data) {
-  uint8_t* p = page_for_write(line >> kPageBits) + (line & (kPageBytes - 1));
+void copy_masked(uint8_t* dst, const LineByteMask& mask, const uint8_t* src) {
   if (mask.lo == ~uint64_t(0) && mask.hi == ~uint64_t(0)) {
-    std::memcpy(p, data, 128);
+    std::memcpy(dst, src, 128);
     return;
   }
   for (unsigned half = 0; half < 2; ++half) {  // runs of written bytes, copied whole
@@ -60,10 +59,14 @@ void SparseMemory::write_line(uint64_t line, const LineByteMask& mask, const uin
       const unsigned start = unsigned(__builtin_ctzll(m));
       const uint64_t rest = ~(m >> start);
       const unsigned n = rest ? unsigned(__builtin_ctzll(rest)) : 64 - start;
-      std::memcpy(p + 64 * half + start, data + 64 * half + start, n);
+      std::memcpy(dst + 64 * half + start, src + 64 * half + start, n);
       m = start + n >= 64 ? 0 : m & ~((uint64_t(1) << (start + n)) - 1);
     }
   }
+}
+
+void SparseMemory::write_line(uint64_t line, const LineByteMask& mask, const uint8_t* data) {
+  copy_masked(page_for_write(line >> kPageBits) + (line & (kPageBytes - 1)), mask, data);
 }
 
 std::vector<uint64_t> SparseMemory::page_numbers() const {

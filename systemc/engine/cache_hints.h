@@ -33,6 +33,11 @@ class CacheHints {
 
   explicit operator bool() const { return base_ != nullptr; }
 
+  // Where the lines' bytes lie when the cache keeps none and its owner keeps them, 128 a slot
+  // (set * ways + way: an L2 slice's, L2Core::keeps_data), for prefetch_way(); null: not hinted
+  // (while the bytes are the plan thread's to move, DataPlane::start_behind).
+  void set_slot_bytes(const std::uint8_t* b) { slot_bytes_ = reinterpret_cast<const char*>(b); }
+
   // The set's tags and keys, which a write reads first.
   void prefetch(std::uint64_t addr) const {
     prefetch_lines(set_block(addr), probe_bytes_);
@@ -45,8 +50,8 @@ class CacheHints {
     prefetch_random();
   }
   // The second hint, once the metadata is in the host's caches (prefetch_meta() a good while
-  // before): the masks and data of the way a write of `addr` takes (the line's own on a hit,
-  // else the victim, which the write reads out), by the cache's own replacement rule
+  // before): the masks and data (or slot bytes) of the way a write of `addr` takes (the line's own
+  // on a hit, else the victim, which the write reads out), by the cache's own replacement rule
   // (golden::SectoredCache::choose_way). Reads the tags and keys. The masks' word is loaded,
   // not prefetched, and the data prefetched beside it, not after it: measured the fastest of
   // five ways on the long LT run (a prefetch of the masks, here or in prefetch_meta alone,
@@ -63,8 +68,14 @@ class CacheHints {
     const std::uint32_t w = c.found >= 0 ? std::uint32_t(c.found) : c.victim;
     const std::uint64_t masks = tags[masks_word_ + golden::SectoredCache::kMaskWords * w];
     asm volatile("" : : "r"(masks));  // the load is kept: nothing else uses the value
+    const char* d = nullptr;
     if (data_bytes_) {
-      const char* d = p + data_bytes_ + std::size_t(golden::kLineBytes) * w;
+      d = p + data_bytes_ + std::size_t(golden::kLineBytes) * w;
+    } else if (slot_bytes_) {
+      const std::size_t set = std::uint32_t(addr >> 7) & set_mask_;
+      d = slot_bytes_ + (set * ways_ + w) * golden::kLineBytes;
+    }
+    if (d) {
       __builtin_prefetch(d);
       __builtin_prefetch(d + 64);
     }
@@ -82,6 +93,7 @@ class CacheHints {
     return base_ + std::size_t(std::uint32_t(addr >> 7) & set_mask_) * set_bytes_;
   }
   const char* base_ = nullptr;  // set 0's block
+  const char* slot_bytes_ = nullptr;
   std::uint32_t set_mask_ = 0;
   std::uint32_t set_bytes_ = 0;    // one set's block
   std::uint32_t probe_bytes_ = 0;  // its tags and keys

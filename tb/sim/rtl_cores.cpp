@@ -343,6 +343,7 @@ class RtlL2Core final : public sim::L2Core {
     run(true, nullptr, &out, false);
   }
 
+  bool keeps_data() const override { return true; }  // the block's data array
   golden::CacheLookup lookup(uint64_t addr) const override { return debug_lookup(b_.dut(), addr); }
   std::string take_error() override { return std::exchange(error_, std::string()); }
 

@@ -200,6 +200,7 @@ class CountL2 final : public sim::L2Core {
     return c_->write(e);
   }
   void flush(std::vector<golden::CacheLineOut>& out) override { c_->flush(out); }
+  bool keeps_data() const override { return c_->keeps_data(); }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return c_->lookup(addr); }
   std::string take_error() override { return c_->take_error(); }
 
@@ -373,6 +374,7 @@ class DropEvery7th final : public sim::L2Core {
     for (golden::CacheLineOut& l : all)
       if (++n_ % 7 != 0) out.push_back(l);
   }
+  bool keeps_data() const override { return c_->keeps_data(); }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return c_->lookup(addr); }
   std::string take_error() override { return c_->take_error(); }
 

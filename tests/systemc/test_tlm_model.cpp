@@ -538,6 +538,7 @@ class DroppingL2 : public L2Core {
       *dropped_ = true;
     }
   }
+  bool keeps_data() const override { return in_->keeps_data(); }
   golden::CacheLookup lookup(std::uint64_t addr) const override { return in_->lookup(addr); }
   std::shared_ptr<bool> dropped_ = std::make_shared<bool>(false);
 

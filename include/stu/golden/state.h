@@ -23,6 +23,10 @@
 
 namespace stu::golden {
 
+// Copies the bytes of a line whose mask bit is set from `src` to `dst` (128 bytes each,
+// indexed by line offset), runs of set bits at a time; the others are left as they were.
+void copy_masked(uint8_t* dst, const LineByteMask& mask, const uint8_t* src);
+
 // Sparse byte memory over a 64-bit address space, in 4 KiB pages created on first write.
 // Bytes never written read as the fill value. Memory use is proportional to pages touched.
 class SparseMemory {
