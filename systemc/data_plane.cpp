@@ -17,42 +17,41 @@ void fill_slot(std::uint8_t* slot, bool hit, const golden::LineByteMask& m,
 DataPlane::DataPlane() = default;
 DataPlane::~DataPlane() = default;  // (moves still queued are dropped with the model)
 
+DataPlane::Move& DataPlane::queue(Move::Kind kind, std::uint8_t* slot, std::uint64_t line,
+                                  const golden::LineByteMask& m, const std::uint8_t* data) {
+  Move& v = behind_->slot();
+  v.kind = kind;
+  v.slot = slot;
+  v.line = line;
+  v.bytes = m;
+  if (data) std::memcpy(v.data.data(), data, golden::kLineBytes);
+  return v;
+}
+
 void DataPlane::write_slot(std::uint8_t* slot, const Leaving* leaving, bool hit,
                            const golden::LineByteMask& m, const std::uint8_t* data) {
   if (!behind_) {
     if (leaving) memory_.write_line(leaving->line, leaving->bytes, slot);
     return fill_slot(slot, hit, m, data);
   }
-  Move& v = behind_->slot();
-  v.kind = Move::Kind::WriteSlot;
+  Move& v = queue(Move::Kind::WriteSlot, slot, 0, m, data);
   v.hit = hit;
   v.leaves = leaving != nullptr;
   if (leaving) v.leaving = *leaving;
-  v.slot = slot;
-  v.bytes = m;
-  std::memcpy(v.data.data(), data, golden::kLineBytes);
   behind_->commit();
 }
 
 void DataPlane::slot_to_memory(std::uint64_t line, const golden::LineByteMask& m,
                                const std::uint8_t* slot) {
   if (!behind_) return memory_.write_line(line, m, slot);
-  Move& v = behind_->slot();
-  v.kind = Move::Kind::SlotToMemory;
-  v.slot = const_cast<std::uint8_t*>(slot);  // (read only)
-  v.line = line;
-  v.bytes = m;
+  queue(Move::Kind::SlotToMemory, const_cast<std::uint8_t*>(slot), line, m, nullptr);  // (read)
   behind_->commit();
 }
 
 void DataPlane::to_memory(std::uint64_t line, const golden::LineByteMask& m,
                           const std::uint8_t* data) {
   if (!behind_) return memory_.write_line(line, m, data);
-  Move& v = behind_->slot();
-  v.kind = Move::Kind::ToMemory;
-  v.line = line;
-  v.bytes = m;
-  std::memcpy(v.data.data(), data, golden::kLineBytes);
+  queue(Move::Kind::ToMemory, nullptr, line, m, data);
   behind_->commit();
 }
 

@@ -75,6 +75,9 @@ class DataPlane {
     Leaving leaving;
     std::array<std::uint8_t, golden::kLineBytes> data;  // WriteSlot, ToMemory
   };
+  // The next move in the ring, filled but for its own fields (`data`: 128 bytes, or null).
+  Move& queue(Move::Kind kind, std::uint8_t* slot, std::uint64_t line,
+              const golden::LineByteMask& m, const std::uint8_t* data);
   void make(const Move& m);
   void hint(const Move& m) const;  // (on the other thread, kAhead moves before make())
 

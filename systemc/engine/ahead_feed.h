@@ -30,9 +30,8 @@
 #include <thread>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
+#include "spin_wait.h"
+
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -83,14 +82,6 @@ class AheadFeed {
   }
 
  private:
-  struct alignas(64) Counter {
-    std::atomic<std::uint64_t> value{0};
-  };
-  static void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-    _mm_pause();
-#endif
-  }
   std::size_t mask() const { return slots_.size() - 1; }
 
   // Consumer: waits until item `i` is filled; false when the feed ended before it.
@@ -104,10 +95,7 @@ class AheadFeed {
         if (error_) std::rethrow_exception(error_);
         return false;
       }
-      if (spins < 256)
-        pause();
-      else
-        std::this_thread::yield();
+      spin_wait(spins, [] { std::this_thread::yield(); });
     }
     return true;
   }
@@ -118,10 +106,7 @@ class AheadFeed {
       returned_cache_ = returned_.value.load(std::memory_order_acquire);
       if (returned_cache_ >= target) return;
       if (side_) side_();
-      if (spins < 256)
-        pause();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      spin_wait(spins, [] { std::this_thread::sleep_for(std::chrono::microseconds(20)); });
     }
   }
 
@@ -150,10 +135,7 @@ class AheadFeed {
     // The consumer still runs the items taken, and may hand off side work until stop().
     for (unsigned spins = 0; !stop_.load(std::memory_order_relaxed); ++spins) {
       side_();
-      if (spins < 256)
-        pause();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
+      spin_wait(spins, [] { std::this_thread::sleep_for(std::chrono::microseconds(20)); });
     }
   }
 
@@ -161,8 +143,8 @@ class AheadFeed {
   Fill fill_;
   Side side_;
   // Shared between the threads, each on its own host cache line.
-  Counter produced_;  // items filled (written by the producer)
-  Counter returned_;  // items given back (written by the consumer)
+  SharedCounter produced_;  // items filled (written by the producer)
+  SharedCounter returned_;  // items given back (written by the consumer)
   alignas(64) std::atomic<bool> ended_{false};
   std::atomic<bool> stop_{false};
   std::exception_ptr error_;  // written before ended_ (release), read after it (acquire)

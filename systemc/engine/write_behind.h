@@ -30,9 +30,7 @@
 #include <thread>
 #include <vector>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
+#include "spin_wait.h"
 
 namespace stu::sim {
 
@@ -60,10 +58,7 @@ class WriteBehind {
       for (unsigned spins = 0;; ++spins) {
         applied_seen_ = applied_.value.load(std::memory_order_acquire);
         if (committed_ - applied_seen_ < slots_.size()) break;
-        if (spins < 256)
-          pause();
-        else
-          std::this_thread::yield();
+        spin_wait(spins, [] { std::this_thread::yield(); });
       }
     }
     return slots_[committed_ & mask()];
@@ -97,14 +92,6 @@ class WriteBehind {
   std::uint64_t committed() const { return committed_; }
 
  private:
-  struct alignas(64) Counter {
-    std::atomic<std::uint64_t> value{0};
-  };
-  static void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-    _mm_pause();
-#endif
-  }
   std::size_t mask() const { return slots_.size() - 1; }
   void apply_one(const T& item) {
     if (error_) return;
@@ -122,8 +109,8 @@ class WriteBehind {
   std::uint64_t committed_ = 0;
   std::uint64_t applied_seen_ = 0;
   // Shared between the threads, each on its own host cache line.
-  Counter published_;  // items committed (written by the producer)
-  Counter applied_;    // items applied (written by the helper, then by finish())
+  SharedCounter published_;  // items committed (written by the producer)
+  SharedCounter applied_;    // items applied (written by the helper, then by finish())
   // The applying thread's (the helper's, then the producer's after finish() took over).
   alignas(64) std::exception_ptr error_;
 };
