@@ -27,8 +27,10 @@ enum class StoreClass : std::uint8_t {
   Mmio,    // STG.E.MMIO.SYS
 };
 
-// What an L2 -> DRAM transaction carries: its bytes (and their traffic), or only the traffic
-// of a partly written sector the L2 filled and wrote back ahead of its line's own write.
+// What an L2 -> DRAM transaction stands for: a line's write (its bytes' traffic; the bytes
+// themselves reach DRAM's memory through the data plane, DataPlane, and ride on the payload
+// only for DRAM's log), or only the traffic of a partly written sector the L2 filled and wrote
+// back ahead of its line's own write.
 enum class DramData : std::uint8_t { Bytes, TrafficOnly };
 
 struct StoreExtension : tlm::tlm_extension<StoreExtension> {
@@ -67,8 +69,8 @@ struct StoreExtension : tlm::tlm_extension<StoreExtension> {
   bool mergeable = true;
   golden::DramCause dram_cause = golden::DramCause::Eviction;  // L2 -> DRAM: why
   // L2 -> DRAM, l2.partial_lines (docs/tlm.md, "L2"): the sectors (bit s: sector s) whose fill
-  // read and write DRAM already had, when the slice sent them ahead. A line's later write takes
-  // their bytes into DRAM's memory without their time or counters; a DramData::TrafficOnly
+  // read and write DRAM already had, when the slice sent them ahead. A line's later write counts
+  // their bytes without their time or counters; a DramData::TrafficOnly
   // transaction is that earlier traffic (time and counters, no bytes).
   std::uint8_t dram_paid_sectors = 0;
   DramData dram_data = DramData::Bytes;
