@@ -31,21 +31,19 @@ for b in "$1" "$2"; do
   [ -x "$b" ] || { echo "bench/ab.sh: $b: not an executable" >&2; exit 2; }
 done
 
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=bench/lib/rates.sh
+source "$here/lib/rates.sh"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-# One line per run: side (A or B), pair, benchmark name, items per second.
+# One line per run and benchmark: side (A or B), pair, benchmark name, items per second.
 run() {
-  local side=$1 pair=$2 bin=$3 out
-  if ! out=$("$bin" --benchmark_filter="$filter" 2>&1); then
-    echo "bench/ab.sh: $bin failed:" >&2
-    echo "$out" | tail -5 >&2
+  local side=$1 pair=$2 bin=$3
+  if ! bench_rates "$bin" "$filter" |
+      awk -v s="$side" -v p="$pair" '$2 == "items_per_second" { print s, p, $1, $3 }' >> "$log"; then
+    echo "bench/ab.sh: $bin failed" >&2
     exit 2
   fi
-  echo "$out" | awk -v s="$side" -v p="$pair" '
-    /^BM_/ && match($0, /items_per_second=[0-9.]+[kMG]?/) {
-      v = substr($0, RSTART + 17, RLENGTH - 17); m = 1
-      if (v ~ /k$/) m = 1e3; else if (v ~ /M$/) m = 1e6; else if (v ~ /G$/) m = 1e9
-      sub(/[kMG]$/, "", v); print s, p, $1, v * m }' >> "$log"
 }
 for ((i = 1; i <= pairs; i++)); do
   run A "$i" "$1"
@@ -53,11 +51,7 @@ for ((i = 1; i <= pairs; i++)); do
   echo "pair $i of $pairs done" >&2
 done
 
-awk '
-  function median(arr, n,   i, j, t) {
-    for (i = 2; i <= n; i++) { t = arr[i]; for (j = i - 1; j >= 1 && arr[j] > t; j--) arr[j + 1] = arr[j]; arr[j + 1] = t }
-    return n % 2 ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2
-  }
+awk "$bench_median_awk"'
   { v[$1, $3, $2] = $4; names[$3] = 1; if ($2 > np) np = $2 }
   END {
     for (b in names) {

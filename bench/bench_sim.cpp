@@ -10,12 +10,18 @@
 // while simulating, each a kernel entry and a zeroed page).
 // Targets from the issue: LT >= 1M warp stores/s, AT >= 100k/s. The model uses a second host
 // thread to generate and plan the workload (TlmModel::set_plan_thread, on by default).
+// BM_HostMemoryLatency gives a run its host's state: the model waits on host memory, so its
+// speed follows the host's memory latency (bench/targets.sh prints the two together).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <numeric>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "sim_config.h"
 #include "tlm_model.h"
@@ -72,6 +78,35 @@ bool run_once(benchmark::State& state, const sim::SimConfig& cfg, const char* wo
   state.SetIterationTime(model.stats().host_seconds);
   ops += model.stats().warp_ops;
   return true;
+}
+
+// The host's memory latency: a chase of dependent loads through 256 MiB of the process's
+// ordinary heap in a random order (one load a 64-byte line, every line once in a cycle), each
+// load missing every cache of the host. Counter ns_per_load: about 180 ns on the 2-core build
+// machine when it is quiet, up to 380 ns when its other tenants are busy
+// (docs/performance-notes.md, "Why the model waits"). The order is seeded: the same every run.
+void BM_HostMemoryLatency(benchmark::State& state) {
+  constexpr std::size_t kLine = 64 / sizeof(std::uint64_t);  // words a host line
+  constexpr std::size_t kLines = (std::size_t(256) << 20) / 64;
+  constexpr std::uint64_t kLoads = 2'000'000;
+  std::vector<std::uint32_t> order(kLines);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin(), order.end(), std::mt19937_64(1));
+  std::vector<std::uint64_t> next(kLines * kLine);
+  for (std::size_t i = 0; i < kLines; ++i)
+    next[order[i] * kLine] = std::uint64_t(order[(i + 1) % kLines]) * kLine;
+  std::uint64_t at = 0, loads = 0;
+  double seconds = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::uint64_t i = 0; i < kLoads; ++i) at = next[at];
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(s);
+    seconds += s;
+    loads += kLoads;
+  }
+  benchmark::DoNotOptimize(at);
+  state.counters["ns_per_load"] = loads ? seconds * 1e9 / double(loads) : 0.0;
 }
 
 // Args: case index, mode (0 LT, 1 AT), warps per iteration.
@@ -182,6 +217,8 @@ BENCHMARK(BM_TlmStoreLong)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GoldenReference)->Apply(golden_cases)->UseManualTime()->Unit(benchmark::kMillisecond);
+// Last: its 256 MiB would otherwise count in the peak_rss_MiB of every benchmark after it.
+BENCHMARK(BM_HostMemoryLatency)->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
