@@ -84,7 +84,7 @@ bool run_once(benchmark::State& state, const sim::SimConfig& cfg, const char* wo
 // ordinary heap in a random order (one load a 64-byte line, every line once in a cycle), each
 // load missing every cache of the host. Counter ns_per_load: about 180 ns on the 2-core build
 // machine when it is quiet, up to 380 ns when its other tenants are busy
-// (docs/performance-notes.md, "Why the model waits"). The order is seeded: the same every run.
+// (docs/performance-notes.md, "How to measure"). The order is seeded: the same every run.
 void BM_HostMemoryLatency(benchmark::State& state) {
   constexpr std::size_t kLine = 64 / sizeof(std::uint64_t);  // words a host line
   constexpr std::size_t kLines = (std::size_t(256) << 20) / 64;
