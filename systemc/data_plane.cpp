@@ -105,9 +105,11 @@ const std::uint8_t* DataPlane::line_if_present(std::uint64_t line) const {
 
 std::function<void()> DataPlane::start_behind() {
   stop_behind();
-  // 256 moves (48 KiB): the ring stays in the host's caches.
+  // 256 moves (48 KiB): the ring stays in the host's caches. Handed over 16 at a time: the
+  // simulation thread commits a move every L2 write, and a counter both threads read at that
+  // rate would move between their cores every time (docs/performance-notes.md).
   behind_ = std::make_unique<WriteBehind<Move>>(
-      256, [this](const Move& v) { make(v); }, [this](const Move& v) { hint(v); });
+      256, [this](const Move& v) { make(v); }, [this](const Move& v) { hint(v); }, 16);
   return [b = behind_.get()] { b->apply_ready(); };
 }
 

@@ -12,10 +12,14 @@
 //
 // Threads: one producer fills the ring's next slot in place (slot(), then commit()). One
 // helper at a time calls apply_ready(); the producer must not read what apply() writes
-// until finish(). finish() is called by the producer once no helper calls apply_ready() any
-// more (the helper thread has ended or been joined): it applies what is left on the calling
-// thread. A producer that finds the ring full spins briefly and then yields until a helper
-// has made room, so a helper must keep calling apply_ready() until the producer is done.
+// until finish(). Items are handed over in groups of `group` (a constructor argument, 1 by
+// default): the helper sees a group once its last item is committed, or earlier when the
+// producer calls publish(), waits for room or calls finish(). So with groups the counter the
+// two threads share moves between their cores once a group, not once an item. finish() is called by
+// the producer once no helper calls apply_ready() any more (the helper thread has ended or been
+// joined): it applies what is left on the calling thread. A producer that finds the ring full spins
+// briefly and then yields until a helper has made room, so a helper must keep calling apply_ready()
+// until the producer is done.
 //
 // An exception thrown by apply() ends the applying (later items are dropped) and is thrown
 // again by finish().
@@ -42,11 +46,14 @@ class WriteBehind {
   // `capacity`: slots in the ring, a power of two of at least 2. `hint`, if given, is called
   // with an item kAhead items before it is applied (a host-speed hint: what apply() will
   // touch, asked of the host's caches early; it must change nothing).
+  // `group`: 1 to `capacity`.
   static constexpr std::uint64_t kAhead = 4;
-  WriteBehind(std::size_t capacity, Apply apply, Apply hint = {})
-      : slots_(capacity), apply_(std::move(apply)), hint_(std::move(hint)) {
+  WriteBehind(std::size_t capacity, Apply apply, Apply hint = {}, std::size_t group = 1)
+      : slots_(capacity), apply_(std::move(apply)), hint_(std::move(hint)), group_(group) {
     if (capacity < 2 || (capacity & (capacity - 1)) != 0)
       throw std::invalid_argument("WriteBehind: capacity must be a power of two >= 2");
+    if (group < 1 || group > capacity)
+      throw std::invalid_argument("WriteBehind: group must be 1 to the capacity");
   }
   WriteBehind(const WriteBehind&) = delete;
   WriteBehind& operator=(const WriteBehind&) = delete;
@@ -55,6 +62,7 @@ class WriteBehind {
   // the ring is full. Hand it over with commit().
   T& slot() {
     if (committed_ - applied_seen_ >= slots_.size()) {
+      publish();  // (the helper may be waiting for these)
       for (unsigned spins = 0;; ++spins) {
         applied_seen_ = applied_.value.load(std::memory_order_acquire);
         if (committed_ - applied_seen_ < slots_.size()) break;
@@ -63,7 +71,14 @@ class WriteBehind {
     }
     return slots_[committed_ & mask()];
   }
-  void commit() { published_.value.store(++committed_, std::memory_order_release); }
+  void commit() {
+    if (++committed_ - published_own_ >= group_) publish();
+  }
+  // Producer: hands over every item committed so far, whatever the group.
+  void publish() {
+    if (published_own_ != committed_)
+      published_.value.store(published_own_ = committed_, std::memory_order_release);
+  }
 
   // Helper: applies every item committed so far; returns how many it applied.
   std::size_t apply_ready() {
@@ -83,6 +98,7 @@ class WriteBehind {
   // Producer, with no helper any more: applies what is left here, then throws what apply()
   // threw, if it did.
   void finish() {
+    publish();
     apply_ready();
     applied_seen_ = committed_;
     if (error_) std::rethrow_exception(error_);
@@ -105,8 +121,10 @@ class WriteBehind {
   std::vector<T> slots_;
   Apply apply_;
   Apply hint_;
+  std::size_t group_;
   // The producer's own counts (its thread only).
   std::uint64_t committed_ = 0;
+  std::uint64_t published_own_ = 0;  // what it last stored in published_
   std::uint64_t applied_seen_ = 0;
   // Shared between the threads, each on its own host cache line.
   SharedCounter published_;  // items committed (written by the producer)

@@ -53,13 +53,13 @@ struct FedItem {
   std::vector<std::uint64_t> data;  // storage reused from one item to the next
 };
 
-// Every item in fill order, none lost or repeated, through a ring of 4 slots many times over,
-// with the consumer sometimes slower than the producer and sometimes faster; each item's
-// storage intact while held.
-TEST(AheadFeed, HandsOverEveryItemInOrder) {
+// Every item in fill order, none lost or repeated, through a ring many times over, with the
+// consumer sometimes slower than the producer and sometimes faster; each item's storage intact
+// while held. A ring of 4 gives back every item; one of 64, in groups of 8.
+void hand_over_every_item_in_order(std::size_t capacity) {
   constexpr std::uint64_t kItems = 20000;
   std::uint64_t filled = 0;
-  AheadFeed<FedItem> feed(4, [&](FedItem& it) {
+  AheadFeed<FedItem> feed(capacity, [&](FedItem& it) {
     if (filled == kItems) return false;
     it.n = filled++;
     it.data.assign(3 + it.n % 5, it.n * 7);
@@ -76,6 +76,11 @@ TEST(AheadFeed, HandsOverEveryItemInOrder) {
   }
   EXPECT_EQ(want, kItems);
   EXPECT_EQ(feed.next(), nullptr);  // the end stays the end
+}
+
+TEST(AheadFeed, HandsOverEveryItemInOrder) {
+  hand_over_every_item_in_order(4);
+  hand_over_every_item_in_order(64);
 }
 
 // peek() shows the item after the one held, once filled, without taking it.
@@ -143,14 +148,19 @@ struct Write {
 // of 4 slots many times over (the producer waits while it is full), and finish() applies what
 // the helper left. Each write's key lands in a small table, so a later write to a key must
 // land after an earlier one: the table ends as the producer's own writes would leave it.
-TEST(WriteBehind, AppliesEveryWriteInCommitOrder) {
+// Handed over one write at a time, and in groups of 3 (which the ring's 4 slots do not divide:
+// the producer hands over a part group when it waits for room, finish() the last one).
+void apply_every_write_in_commit_order(std::size_t group) {
   constexpr std::uint64_t kWrites = 20000;
   std::vector<std::uint64_t> applied;
   std::array<std::uint64_t, 16> table{};
-  WriteBehind<Write> wb(4, [&](const Write& w) {
-    applied.push_back(w.n);
-    table[w.key] = w.n;
-  });
+  WriteBehind<Write> wb(
+      4,
+      [&](const Write& w) {
+        applied.push_back(w.n);
+        table[w.key] = w.n;
+      },
+      {}, group);
   std::atomic<bool> done{false};
   std::thread helper([&] {
     for (std::uint64_t k = 0; !done.load(std::memory_order_relaxed); ++k) {
@@ -173,6 +183,45 @@ TEST(WriteBehind, AppliesEveryWriteInCommitOrder) {
   for (std::uint64_t n = 0; n < kWrites; ++n) ASSERT_EQ(applied[n], n);
   EXPECT_EQ(table, want);
   EXPECT_EQ(wb.committed(), kWrites);
+}
+
+TEST(WriteBehind, AppliesEveryWriteInCommitOrder) {
+  apply_every_write_in_commit_order(1);
+  apply_every_write_in_commit_order(3);
+}
+
+// In groups of 4 the helper sees writes only once a group is committed, or when the producer
+// publishes the part group; finish() hands over and applies the rest. The group must be 1 to
+// the capacity.
+TEST(WriteBehind, HandsOverInGroups) {
+  std::vector<std::uint64_t> applied;
+  WriteBehind<Write> wb(  // (16 slots: the ring never fills here)
+      16, [&](const Write& w) { applied.push_back(w.n); }, {}, 4);
+  std::uint64_t n = 0;
+  const auto commit = [&](int k) {
+    for (; k > 0; --k) {
+      wb.slot().n = n++;
+      wb.commit();
+    }
+  };
+  commit(3);
+  EXPECT_EQ(wb.apply_ready(), 0u);  // a part group: not handed over yet
+  commit(1);
+  EXPECT_EQ(wb.apply_ready(), 4u);
+  commit(2);
+  EXPECT_EQ(wb.apply_ready(), 0u);
+  wb.publish();
+  EXPECT_EQ(wb.apply_ready(), 2u);
+  wb.publish();  // nothing new
+  EXPECT_EQ(wb.apply_ready(), 0u);
+  commit(5);  // a group and one more
+  EXPECT_EQ(wb.apply_ready(), 4u);
+  wb.finish();
+  EXPECT_EQ(applied, (std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+  const auto none = [](const Write&) {};
+  EXPECT_THROW(WriteBehind<Write>(8, none, {}, 0), std::invalid_argument);
+  EXPECT_THROW(WriteBehind<Write>(8, none, {}, 9), std::invalid_argument);
+  EXPECT_NO_THROW(WriteBehind<Write>(8, none, {}, 8));
 }
 
 // With no helper, finish() applies everything on the producer's thread; a write that throws
